@@ -1,0 +1,44 @@
+"""The ``beggar-search`` command: a click group whose subcommands live one module each.
+
+Every subcommand prints results to stdout and messages to stderr; bad input
+gets one line on stderr and exit status 2, never a traceback.
+"""
+
+import sys
+
+import click
+
+from ..deck import DeckError
+from .common import UserError
+from .deal import deal
+from .play import play
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(package_name="beggar-search")
+def cli():
+    """Search Beggar-my-neighbour deals: games that never end, and the longest games that do."""
+
+
+cli.add_command(play)
+cli.add_command(deal)
+
+
+def main(argv=None):
+    """Run the command line; errors become one line on stderr and exit status 2."""
+    try:
+        status = cli.main(args=argv, prog_name="beggar-search", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("beggar-search: interrupted", err=True)
+        sys.exit(130)
+    except click.UsageError as error:
+        command = error.ctx.command_path if error.ctx else "beggar-search"
+        click.echo(f"{command}: error: {error.format_message()}", err=True)
+        sys.exit(2)
+    except (UserError, DeckError, click.ClickException) as error:
+        message = error.format_message() if isinstance(error, click.ClickException) else error
+        click.echo(f"beggar-search: error: {message}", err=True)
+        sys.exit(2)
+    sys.exit(status if isinstance(status, int) else 0)

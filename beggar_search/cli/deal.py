@@ -1,0 +1,34 @@
+"""``beggar-search deal``: a deal from its index, or the index of a deal."""
+
+import click
+
+from ..deck import Deal
+from .common import UserError, deck_option, emit, json_option, parse_deck
+
+
+@click.command()
+@click.option("--index", type=int, default=None, metavar="I", help="Print deal number I.")
+@click.option("--rank", "rank_text", default=None, metavar="DEAL", help="Print DEAL's index.")
+@click.option("--players", type=click.IntRange(2, 8), default=2, show_default=True,
+              help="Players (with --index).")
+@click.option("--count", "show_count", is_flag=True, help="Print how many deals the deck has.")
+@deck_option
+@json_option
+def deal(index, rank_text, players, show_count, deck_spec, as_json):
+    """Deal numbering: every deal of a deck has an index from 0 to (deals - 1).
+
+    The index ranks the deal's cards (hands in order) lexicographically among all
+    orderings of the deck (- < J < Q < K < A); it is stable across versions.
+    """
+    deck = parse_deck(deck_spec)
+    if sum(x is not None and x is not False for x in (index, rank_text, show_count or None)) != 1:
+        raise UserError("give exactly one of --index I, --rank DEAL or --count")
+    if show_count:
+        total = deck.count_deals(players)
+        emit({"deck": deck.spec, "players": players, "deals": total}, as_json, str(total))
+    elif index is not None:
+        found = Deal.unrank(index, deck, players)
+        emit({"index": index, "deal": str(found)}, as_json, str(found))
+    else:
+        found = Deal.parse(rank_text, deck)
+        emit({"deal": str(found), "index": found.rank()}, as_json, str(found.rank()))

@@ -1,0 +1,422 @@
+"""The rules of the game, once: a Numba kernel for any deck and 2 to 8 players.
+
+A game state at a trick boundary is a set of hands (ring buffers of card values,
+one row per player) plus who leads.  Every hand also carries a rolling 64-bit
+hash of its contents, updated in O(1) per card laid or taken, so loop detection
+(Brent's algorithm over trick-boundary states) costs a few operations per trick
+and no table of states; a hash match is confirmed by comparing the states.
+
+Results are int64 rows with the layout given by the ``R_*`` constants.
+"""
+
+import numpy as np
+
+from ..deck import MAX_CARDS, MAX_PLAYERS
+from ..jit import kernel
+
+CAPACITY = MAX_CARDS  # ring buffer length per hand: a power of two holding the deck
+RING = CAPACITY - 1
+
+WIN, LOOP, CAP = 0, 1, 2
+OUTCOMES = ("win", "loop", "cap")
+
+# result row layout
+R_OUTCOME = 0
+R_CARDS = 1
+R_TRICKS = 2
+R_WINNER = 3  # player number from 1; 0 for a loop or a tie at the cap
+R_PRE_TRICKS = 4
+R_PRE_CARDS = 5
+R_PERIOD_TRICKS = 6
+R_PERIOD_CARDS = 7
+R_CYCLE = 8  # a loop's cycle id: the least state fingerprint round the cycle
+R_SIZES = 9  # MAX_PLAYERS hand sizes follow
+RESULT_LEN = R_SIZES + MAX_PLAYERS
+
+HASH_BASE = np.int64(0x100000001B3)
+MIX = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64
+
+
+def _powers():
+    values, power = [], 1
+    for _ in range(CAPACITY + 1):
+        values.append(power - (1 << 64) if power >= 1 << 63 else power)
+        power = (power * int(HASH_BASE)) % (1 << 64)
+    return np.array(values, dtype=np.int64)
+
+
+POWERS = _powers()
+
+
+class State:
+    """A trick-boundary state held in kernel arrays.
+
+    ``hands[p, (head[p] + i) & RING]`` is player p's i-th card from the top;
+    ``hashes[p]`` is the rolling hash of that hand; ``info`` holds the leader,
+    cards laid, tricks played and players still in.
+    """
+
+    __slots__ = ("hands", "head", "size", "hashes", "out", "info")
+
+    def __init__(self, players: int):
+        self.hands = np.zeros((players, CAPACITY), dtype=np.uint8)
+        self.head = np.zeros(players, dtype=np.int64)
+        self.size = np.zeros(players, dtype=np.int64)
+        self.hashes = np.zeros(players, dtype=np.int64)
+        self.out = np.zeros(players, dtype=np.uint8)
+        self.info = np.zeros(INFO_LEN, dtype=np.int64)
+
+    def arrays(self):
+        return self.hands, self.head, self.size, self.hashes, self.out, self.info
+
+    @classmethod
+    def from_hands(cls, hands, leader: int = 0) -> "State":
+        state = cls(len(hands))
+        flat, sizes = pack_hands(hands)
+        load_state(flat, sizes, leader, *state.arrays())
+        return state
+
+    def hand(self, player: int) -> list[int]:
+        size, head = int(self.size[player]), int(self.head[player])
+        return [int(self.hands[player, (head + i) & RING]) for i in range(size)]
+
+    def hand_list(self) -> list[list[int]]:
+        return [self.hand(p) for p in range(len(self.size))]
+
+    @property
+    def leader(self) -> int:
+        return int(self.info[I_LEADER])
+
+
+I_LEADER, I_CARDS, I_TRICKS, I_IN = 0, 1, 2, 3
+INFO_LEN = 4
+
+
+def pack_hands(hands):
+    """Hands as a (players, CAPACITY) uint8 array and their sizes."""
+    flat = np.zeros((len(hands), CAPACITY), dtype=np.uint8)
+    sizes = np.zeros(len(hands), dtype=np.int64)
+    for p, hand in enumerate(hands):
+        flat[p, : len(hand)] = hand
+        sizes[p] = len(hand)
+    return flat, sizes
+
+
+@kernel
+def push_card(hands, head, size, hashes, player, card):
+    hands[player, (head[player] + size[player]) & RING] = card
+    size[player] += 1
+    hashes[player] = hashes[player] * HASH_BASE + (np.int64(card) + 1)
+
+
+@kernel
+def pop_card(hands, head, size, hashes, player):
+    card = np.int64(hands[player, head[player]])
+    hashes[player] -= (card + 1) * POWERS[size[player] - 1]
+    head[player] = (head[player] + 1) & RING
+    size[player] -= 1
+    return card
+
+
+@kernel
+def load_state(flat, sizes, leader, hands, head, size, hashes, out, info):
+    """Set a state from hands laid out as rows of ``flat`` with ``sizes``."""
+    players = sizes.shape[0]
+    players_in = 0
+    for p in range(players):
+        head[p] = 0
+        size[p] = 0
+        hashes[p] = 0
+        for i in range(sizes[p]):
+            push_card(hands, head, size, hashes, p, flat[p, i])
+        out[p] = 1 if sizes[p] == 0 else 0
+        players_in += 1 - out[p]
+    if out[leader] and players_in > 0:
+        leader = next_in(out, leader)
+    info[I_LEADER] = leader
+    info[I_CARDS] = 0
+    info[I_TRICKS] = 0
+    info[I_IN] = players_in
+
+
+@kernel
+def copy_state(src_hands, src_head, src_size, src_hashes, src_out, src_info,
+               hands, head, size, hashes, out, info):
+    """Copy a state, each hand laid out from position 0."""
+    for p in range(src_size.shape[0]):
+        for i in range(src_size[p]):
+            hands[p, i] = src_hands[p, (src_head[p] + i) & RING]
+        head[p] = 0
+        size[p] = src_size[p]
+        hashes[p] = src_hashes[p]
+        out[p] = src_out[p]
+    for k in range(INFO_LEN):
+        info[k] = src_info[k]
+
+
+@kernel
+def state_hash(size, hashes, info):
+    h = info[I_LEADER] * MIX + 1
+    for p in range(size.shape[0]):
+        h = (h ^ hashes[p]) * MIX + size[p]
+    return h
+
+
+@kernel
+def fingerprint(size, hashes, info):
+    """A well-mixed 64-bit fingerprint of a trick-boundary state (splitmix64 finaliser)."""
+    z = state_hash(size, hashes, info)
+    z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * np.int64(-4658895280553007687)
+    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * np.int64(-7723592293110705685)
+    return z ^ ((z >> 31) & 0x1FFFFFFFF)
+
+
+@kernel
+def same_state(a_hands, a_head, a_size, a_info, b_hands, b_head, b_size, b_info):
+    """Whether two trick-boundary states have the same hands and leader."""
+    if a_info[I_LEADER] != b_info[I_LEADER]:
+        return False
+    for p in range(a_size.shape[0]):
+        if a_size[p] != b_size[p]:
+            return False
+    for p in range(a_size.shape[0]):
+        for i in range(a_size[p]):
+            if a_hands[p, (a_head[p] + i) & RING] != b_hands[p, (b_head[p] + i) & RING]:
+                return False
+    return True
+
+
+@kernel
+def next_in(out, player):
+    players = out.shape[0]
+    player = (player + 1) % players
+    while out[player]:
+        player = (player + 1) % players
+    return player
+
+
+@kernel
+def play_trick(hands, head, size, hashes, out, info, pile):
+    """Play one trick from a trick boundary; return who took the pile.
+
+    Updates the hands, the leader, the cards and tricks counters and the
+    players still in (``info[I_IN] == 1`` means the game is over).  ``pile``
+    is scratch space (2, CAPACITY); on return ``pile[0, :n]`` holds the n cards
+    of the pile as laid and ``pile[1, :n]`` who laid each.
+    """
+    current = info[I_LEADER]
+    players_in = info[I_IN]
+    pile_len = 0
+    owed = 0
+    last_penalty = -1
+    winner = -1
+    while True:
+        if size[current] == 0:
+            # must lay a card and has none: out
+            out[current] = 1
+            players_in -= 1
+            if last_penalty >= 0:
+                winner = last_penalty
+                break
+            if players_in == 1:
+                winner = next_in(out, current)
+                break
+            current = next_in(out, current)
+            continue
+        card = pop_card(hands, head, size, hashes, current)
+        pile[0, pile_len] = card
+        pile[1, pile_len] = current
+        pile_len += 1
+        if card > 0:
+            last_penalty = current
+            owed = card
+            current = next_in(out, current)
+        elif last_penalty >= 0:
+            owed -= 1
+            if owed == 0:
+                winner = last_penalty
+                break
+        else:
+            current = next_in(out, current)
+    for i in range(pile_len):
+        push_card(hands, head, size, hashes, winner, pile[0, i])
+    players_in = 0
+    for p in range(size.shape[0]):
+        if out[p] == 0 and size[p] == 0:
+            out[p] = 1
+        players_in += 1 - out[p]
+    info[I_LEADER] = winner
+    info[I_CARDS] += pile_len
+    info[I_TRICKS] += 1
+    info[I_IN] = players_in
+    return winner
+
+
+@kernel
+def new_pile():
+    return np.zeros((2, CAPACITY), dtype=np.uint8)
+
+
+@kernel
+def _advance(hands, head, size, hashes, out, info, pile, tricks):
+    """Play up to ``tricks`` tricks; stop early if the game ends."""
+    for _ in range(tricks):
+        if info[I_IN] <= 1:
+            return
+        play_trick(hands, head, size, hashes, out, info, pile)
+
+
+@kernel
+def _cycle_start(flat, sizes, leader, period, pile, a, b):
+    """Brent's second phase: the first trick index mu with S(mu) == S(mu + period).
+
+    ``a`` and ``b`` are scratch states (tuples of arrays).  On return ``a`` is at
+    S(mu) and ``b`` at S(mu + period), with their counters.
+    """
+    load_state(flat, sizes, leader, a[0], a[1], a[2], a[3], a[4], a[5])
+    load_state(flat, sizes, leader, b[0], b[1], b[2], b[3], b[4], b[5])
+    _advance(b[0], b[1], b[2], b[3], b[4], b[5], pile, period)
+    mu = 0
+    while not (state_hash(a[2], a[3], a[5]) == state_hash(b[2], b[3], b[5])
+               and same_state(a[0], a[1], a[2], a[5], b[0], b[1], b[2], b[5])):
+        play_trick(a[0], a[1], a[2], a[3], a[4], a[5], pile)
+        play_trick(b[0], b[1], b[2], b[3], b[4], b[5], pile)
+        mu += 1
+    return mu
+
+
+@kernel
+def _new_state(players):
+    return (np.zeros((players, CAPACITY), dtype=np.uint8), np.zeros(players, dtype=np.int64),
+            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros(players, dtype=np.uint8), np.zeros(INFO_LEN, dtype=np.int64))
+
+
+@kernel
+def _write_loop(flat, sizes, leader, period, pile, result):
+    players = sizes.shape[0]
+    a = _new_state(players)
+    b = _new_state(players)
+    mu = _cycle_start(flat, sizes, leader, period, pile, a, b)
+    result[R_OUTCOME] = LOOP
+    result[R_CARDS] = b[5][I_CARDS]
+    result[R_TRICKS] = b[5][I_TRICKS]
+    result[R_WINNER] = 0
+    result[R_PRE_TRICKS] = mu
+    result[R_PRE_CARDS] = a[5][I_CARDS]
+    result[R_PERIOD_TRICKS] = period
+    result[R_PERIOD_CARDS] = b[5][I_CARDS] - a[5][I_CARDS]
+    for p in range(players):
+        result[R_SIZES + p] = a[2][p]
+    least = fingerprint(b[2], b[3], b[5])
+    for _ in range(period - 1):
+        play_trick(b[0], b[1], b[2], b[3], b[4], b[5], pile)
+        least = min(least, fingerprint(b[2], b[3], b[5]))
+    result[R_CYCLE] = least
+
+
+@kernel
+def _period_from(hands, head, size, hashes, out, info, pile, limit):
+    """Tricks until the state comes back to itself, at most ``limit``; 0 if it does not."""
+    start = _new_state(size.shape[0])
+    copy_state(hands, head, size, hashes, out, info, *start)
+    target = state_hash(size, hashes, info)
+    for step in range(1, limit + 1):
+        play_trick(hands, head, size, hashes, out, info, pile)
+        if info[I_IN] <= 1:
+            return 0
+        if state_hash(size, hashes, info) == target and same_state(
+                hands, head, size, info, start[0], start[1], start[2], start[5]):
+            return step
+    return 0
+
+
+@kernel
+def play_game(flat, sizes, leader, max_tricks, result):
+    """Play a game from hands ``flat[p, :sizes[p]]`` with ``leader`` to lead.
+
+    ``max_tricks`` > 0 stops the game at that trick boundary (outcome CAP, the
+    player holding most cards wins, 0 on a tie) unless it has ended or a state
+    has repeated by then.  Writes a result row (``R_*`` layout) into ``result``.
+    """
+    players = sizes.shape[0]
+    hands, head, size, hashes, out, info = _new_state(players)
+    saved = _new_state(players)
+    pile = new_pile()
+    load_state(flat, sizes, leader, hands, head, size, hashes, out, info)
+    for k in range(RESULT_LEN):
+        result[k] = 0
+    if info[I_IN] <= 1:  # nothing to play: the one player holding cards has won
+        result[R_OUTCOME] = WIN
+        result[R_WINNER] = info[I_LEADER] + 1
+        for p in range(players):
+            result[R_SIZES + p] = size[p]
+        return
+    copy_state(hands, head, size, hashes, out, info, *saved)
+    saved_hash = state_hash(size, hashes, info)
+    power = 1
+    lam = 0
+    while True:
+        winner = play_trick(hands, head, size, hashes, out, info, pile)
+        if info[I_IN] <= 1:
+            result[R_OUTCOME] = WIN
+            result[R_CARDS] = info[I_CARDS]
+            result[R_TRICKS] = info[I_TRICKS]
+            result[R_WINNER] = winner + 1
+            for p in range(players):
+                result[R_SIZES + p] = size[p]
+            return
+        lam += 1
+        current_hash = state_hash(size, hashes, info)
+        if current_hash == saved_hash and same_state(
+                hands, head, size, info, saved[0], saved[1], saved[2], saved[5]):
+            _write_loop(flat, sizes, leader, lam, pile, result)
+            return
+        if lam == power:
+            copy_state(hands, head, size, hashes, out, info, *saved)
+            saved_hash = current_hash
+            power *= 2
+            lam = 0
+        if max_tricks > 0 and info[I_TRICKS] >= max_tricks:
+            break
+    # the cap: a repeat by now means this state is on a cycle of at most max_tricks
+    cap_sizes = size.copy()
+    cap_tricks = info[I_TRICKS]
+    cap_cards = info[I_CARDS]
+    period = _period_from(hands, head, size, hashes, out, info, pile, max_tricks)
+    if period > 0:
+        _write_loop(flat, sizes, leader, period, pile, result)
+        if result[R_TRICKS] <= max_tricks:
+            return
+    result[R_OUTCOME] = CAP
+    result[R_CARDS] = cap_cards
+    result[R_TRICKS] = cap_tricks
+    result[R_PRE_TRICKS] = 0
+    result[R_PRE_CARDS] = 0
+    result[R_PERIOD_TRICKS] = 0
+    result[R_PERIOD_CARDS] = 0
+    result[R_CYCLE] = 0
+    best = -1
+    winner = 0
+    for p in range(players):
+        result[R_SIZES + p] = cap_sizes[p]
+        if cap_sizes[p] > best:
+            best = cap_sizes[p]
+            winner = p + 1
+        elif cap_sizes[p] == best:
+            winner = 0
+    result[R_WINNER] = winner
+
+
+@kernel
+def play_sequences(sequences, split, leader, max_tricks, results):
+    """Play many deals: row i of ``sequences`` is dealt out as ``split`` hand sizes."""
+    players = split.shape[0]
+    flat = np.zeros((players, CAPACITY), dtype=np.uint8)
+    for d in range(sequences.shape[0]):
+        start = 0
+        for p in range(players):
+            for i in range(split[p]):
+                flat[p, i] = sequences[d, start + i]
+            start += split[p]
+        play_game(flat, split, leader, max_tricks, results[d])

@@ -1,0 +1,6 @@
+"""The one jit policy every kernel uses: cached, nogil, numpy error model."""
+
+import numba
+
+kernel = numba.njit(cache=True, nogil=True, error_model="numpy")
+parallel_kernel = numba.njit(cache=True, nogil=True, error_model="numpy", parallel=True)
