@@ -1,0 +1,217 @@
+"""Chunks of games: play many deals in one kernel call and summarise them.
+
+A chunk summary is what the search driver stores: the deals played, won by each
+player, looped and capped; a histogram of game lengths in cards; the K longest
+terminating games with their deals; and every looping deal.  Kernels fill a
+``Recorder`` (plain arrays); ``ChunkSummary`` is its Python form.
+
+Positions are deal numbers inside the chunk.  The leaderboard order is cards
+descending, then position ascending, so merging chunk leaderboards gives the
+same result however chunks were spread over workers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..deck import MAX_PLAYERS
+from ..jit import kernel
+from . import rules
+from .random import shuffle
+from .rules import CAPACITY, LOOP, R_CARDS, R_OUTCOME, R_WINNER, RESULT_LEN
+
+HIST_LEN = 1 << 15  # bins of one card; the last bin counts every longer game
+
+# counts layout
+C_DEALS, C_LOOPS, C_CAPS, C_CARDS, C_TOP_FILLED, C_TOP_MIN, C_LOOPS_KEPT = range(7)
+C_WINS = 7  # MAX_PLAYERS win counters follow
+COUNTS_LEN = C_WINS + MAX_PLAYERS
+
+INITIAL_LOOP_ROOM = 16
+
+
+def new_recorder(top_k: int, n_cards: int):
+    """Arrays a chunk kernel fills: counts, histogram, leaderboard, loops."""
+    counts = np.zeros(COUNTS_LEN, dtype=np.int64)
+    histogram = np.zeros(HIST_LEN, dtype=np.int64)
+    top_positions = np.full(max(top_k, 0), -1, dtype=np.int64)
+    top_rows = np.zeros((max(top_k, 0), RESULT_LEN), dtype=np.int64)
+    top_deals = np.zeros((max(top_k, 0), n_cards), dtype=np.uint8)
+    loop_positions = np.zeros(INITIAL_LOOP_ROOM, dtype=np.int64)
+    loop_rows = np.zeros((INITIAL_LOOP_ROOM, RESULT_LEN), dtype=np.int64)
+    loop_deals = np.zeros((INITIAL_LOOP_ROOM, n_cards), dtype=np.uint8)
+    return (counts, histogram, top_positions, top_rows, top_deals,
+            loop_positions, loop_rows, loop_deals)
+
+
+@kernel
+def _grown(array, used):
+    if used < array.shape[0]:
+        return array
+    bigger = np.zeros((2 * array.shape[0],) + array.shape[1:], dtype=array.dtype)
+    bigger[:used] = array[:used]
+    return bigger
+
+
+@kernel
+def record_game(position, row, deal, counts, histogram, top_positions, top_rows, top_deals):
+    """Count one game and keep it on the leaderboard if it is long enough.
+
+    Loops are counted here but kept by ``record_loop``, which may grow its arrays.
+    """
+    counts[C_DEALS] += 1
+    counts[C_CARDS] += row[R_CARDS]
+    outcome = row[R_OUTCOME]
+    if outcome == LOOP:
+        counts[C_LOOPS] += 1
+        return
+    if outcome == rules.CAP:
+        counts[C_CAPS] += 1
+        return
+    counts[C_WINS + row[R_WINNER] - 1] += 1
+    histogram[min(row[R_CARDS], HIST_LEN - 1)] += 1
+    k = top_positions.shape[0]
+    if k == 0:
+        return
+    filled = counts[C_TOP_FILLED]
+    if filled < k:
+        slot = filled
+        counts[C_TOP_FILLED] = filled + 1
+    else:
+        slot = counts[C_TOP_MIN]
+        if row[R_CARDS] <= top_rows[slot, R_CARDS]:
+            return  # not longer than the shortest kept (ties go to the earlier deal)
+    top_positions[slot] = position
+    top_rows[slot, :] = row
+    top_deals[slot, :] = deal
+    if counts[C_TOP_FILLED] == k:  # find the new shortest: fewest cards, latest position
+        worst = 0
+        for i in range(1, k):
+            if (top_rows[i, R_CARDS] < top_rows[worst, R_CARDS]
+                    or (top_rows[i, R_CARDS] == top_rows[worst, R_CARDS]
+                        and top_positions[i] > top_positions[worst])):
+                worst = i
+        counts[C_TOP_MIN] = worst
+
+
+@kernel
+def record_loop(position, row, deal, counts, loop_positions, loop_rows, loop_deals):
+    """Keep a looping deal; returns the (possibly grown) loop arrays."""
+    kept = counts[C_LOOPS_KEPT]
+    loop_positions = _grown(loop_positions, kept)
+    loop_rows = _grown(loop_rows, kept)
+    loop_deals = _grown(loop_deals, kept)
+    loop_positions[kept] = position
+    loop_rows[kept, :] = row
+    loop_deals[kept, :] = deal
+    counts[C_LOOPS_KEPT] = kept + 1
+    return loop_positions, loop_rows, loop_deals
+
+
+@kernel
+def _deal_out(sequence, split, flat):
+    start = 0
+    for p in range(split.shape[0]):
+        for i in range(split[p]):
+            flat[p, i] = sequence[start + i]
+        start += split[p]
+
+
+@kernel
+def _play_and_record(position, sequence, split, max_tricks, flat, row, recorder):
+    counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows, loop_deals = (
+        recorder)
+    _deal_out(sequence, split, flat)
+    rules.play_game(flat, split, 0, max_tricks, row)
+    record_game(position, row, sequence, counts, histogram, top_positions, top_rows, top_deals)
+    if row[R_OUTCOME] == LOOP:
+        loop_pos, loop_rows, loop_deals = record_loop(
+            position, row, sequence, counts, loop_pos, loop_rows, loop_deals)
+    return (counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows,
+            loop_deals)
+
+
+@kernel
+def random_chunk(stream, n_deals, sorted_cards, split, max_tricks, recorder):
+    """Play ``n_deals`` uniformly random deals drawn from ``stream`` (any deck, any players)."""
+    flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
+    row = np.zeros(RESULT_LEN, dtype=np.int64)
+    sequence = sorted_cards.copy()
+    for position in range(n_deals):
+        shuffle(sequence, stream)
+        recorder = _play_and_record(position, sequence, split, max_tricks, flat, row, recorder)
+    return recorder
+
+
+@kernel
+def next_permutation(sequence):
+    """Step to the next ordering in lexicographic order; False after the last."""
+    n = sequence.shape[0]
+    i = n - 2
+    while i >= 0 and sequence[i] >= sequence[i + 1]:
+        i -= 1
+    if i < 0:
+        return False
+    j = n - 1
+    while sequence[j] <= sequence[i]:
+        j -= 1
+    sequence[i], sequence[j] = sequence[j], sequence[i]
+    sequence[i + 1:] = sequence[i + 1:][::-1].copy()
+    return True
+
+
+@kernel
+def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder):
+    """Play ``n_deals`` consecutive deals in index order, from ``first_sequence``."""
+    flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
+    row = np.zeros(RESULT_LEN, dtype=np.int64)
+    sequence = first_sequence.copy()
+    for position in range(n_deals):
+        if position > 0:
+            next_permutation(sequence)
+        recorder = _play_and_record(position, sequence, split, max_tricks, flat, row, recorder)
+    return recorder
+
+
+@dataclass
+class ChunkSummary:
+    """One chunk's results, ready to store (picklable, no kernel state)."""
+
+    deals: int
+    loops: int
+    caps: int
+    cards: int
+    wins: np.ndarray  # int64[players]
+    histogram: np.ndarray  # int64[HIST_LEN]
+    top_positions: np.ndarray
+    top_rows: np.ndarray
+    top_deals: np.ndarray
+    loop_positions: np.ndarray
+    loop_rows: np.ndarray
+    loop_deals: np.ndarray
+    seconds: float = 0.0
+
+    @classmethod
+    def from_recorder(cls, recorder, players: int, seconds: float = 0.0) -> ChunkSummary:
+        counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows, loop_deals = (
+            recorder)
+        filled = int(counts[C_TOP_FILLED])
+        order = np.lexsort((top_positions[:filled], -top_rows[:filled, R_CARDS]))
+        kept = int(counts[C_LOOPS_KEPT])
+        return cls(
+            deals=int(counts[C_DEALS]),
+            loops=int(counts[C_LOOPS]),
+            caps=int(counts[C_CAPS]),
+            cards=int(counts[C_CARDS]),
+            wins=counts[C_WINS:C_WINS + players].copy(),
+            histogram=histogram,
+            top_positions=top_positions[:filled][order],
+            top_rows=top_rows[:filled][order],
+            top_deals=top_deals[:filled][order],
+            loop_positions=loop_pos[:kept].copy(),
+            loop_rows=loop_rows[:kept].copy(),
+            loop_deals=loop_deals[:kept].copy(),
+            seconds=seconds,
+        )

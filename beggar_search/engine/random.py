@@ -1,0 +1,59 @@
+"""Random numbers inside kernels: xoshiro256** with explicit state, seeded by SeedSequence.
+
+Every chunk of a search gets its own stream, derived from the run's seed and the
+chunk's number only, so results do not depend on how chunks are spread over workers.
+"""
+
+import numpy as np
+
+from ..jit import kernel
+
+
+def chunk_stream(seed: int, chunk: int) -> np.ndarray:
+    """The generator state (int64[4]) for chunk number ``chunk`` of a run seeded ``seed``."""
+    sequence = np.random.SeedSequence(entropy=int(seed), spawn_key=(int(chunk),))
+    state = sequence.generate_state(4, dtype=np.uint64).view(np.int64)
+    if not state.any():  # xoshiro's one forbidden state
+        state[0] = 1
+    return state
+
+
+@kernel
+def _rotl(x, k):
+    return (x << k) | ((x >> (64 - k)) & ((np.int64(1) << k) - 1))
+
+
+@kernel
+def next_u64(state):
+    """The next 64 random bits (as int64) of xoshiro256**; advances ``state``."""
+    result = _rotl(state[1] * 5, 7) * 9
+    t = state[1] << 17
+    state[2] ^= state[0]
+    state[3] ^= state[1]
+    state[1] ^= state[2]
+    state[0] ^= state[3]
+    state[2] ^= t
+    state[3] = _rotl(state[3], 45)
+    return result
+
+
+@kernel
+def below(state, bound):
+    """A uniform integer in [0, bound), bound < 2**32 (Lemire's method, unbiased)."""
+    low_mask = np.int64(0xFFFFFFFF)
+    product = ((next_u64(state) >> 32) & low_mask) * bound
+    low = product & low_mask
+    if low < bound:
+        threshold = ((low_mask + 1) - bound) % bound
+        while low < threshold:
+            product = ((next_u64(state) >> 32) & low_mask) * bound
+            low = product & low_mask
+    return product >> 32
+
+
+@kernel
+def shuffle(cards, state):
+    """Fisher-Yates shuffle of ``cards`` in place."""
+    for i in range(cards.shape[0] - 1, 0, -1):
+        j = below(state, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
