@@ -9,9 +9,12 @@ import sys
 import click
 
 from ..deck import DeckError
+from ..store import StoreError
 from .common import UserError
 from .deal import deal
 from .play import play
+from .results import export, runs, show
+from .search import search
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -24,6 +27,9 @@ def cli():
 
 cli.add_command(play)
 cli.add_command(deal)
+cli.add_command(search)
+for command in (runs, show, export):
+    cli.add_command(command)
 
 
 def main(argv=None):
@@ -37,7 +43,7 @@ def main(argv=None):
         command = error.ctx.command_path if error.ctx else "beggar-search"
         click.echo(f"{command}: error: {error.format_message()}", err=True)
         sys.exit(2)
-    except (UserError, DeckError, click.ClickException) as error:
+    except (UserError, DeckError, StoreError, click.ClickException) as error:
         message = error.format_message() if isinstance(error, click.ClickException) else error
         click.echo(f"beggar-search: error: {message}", err=True)
         sys.exit(2)

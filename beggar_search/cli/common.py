@@ -33,3 +33,33 @@ def parse_deck(spec: str) -> Deck:
 def emit(data: dict, as_json: bool, text: str) -> None:
     """Print a result: one JSON object per line, or text for people."""
     click.echo(json.dumps(data, sort_keys=False) if as_json else text)
+
+
+def open_store(path, create: bool = True):
+    """The results store at ``path``; a file that is not one is a user error."""
+    from ..store import Store, StoreError
+
+    try:
+        return Store(path, create=create)
+    except StoreError as error:
+        raise UserError(str(error)) from None
+
+
+def summary_text(summary: dict) -> str:
+    lines = [f"run {summary['run']} ({summary['strategy']}, deck {summary['deck']}, "
+             f"{summary['players']} players, seed {summary['seed']}): {summary['status']}",
+             f"deals      {summary['deals']:,}   wins by player {summary['wins']}",
+             f"loops      {summary['loops']:,} in {summary['cycles']} distinct cycles",
+             f"caps       {summary['caps']:,}"]
+    if summary["longest"]:
+        longest = summary["longest"]
+        lines.append(f"longest    {longest['cards']} cards, {longest['tricks']} tricks  "
+                     f"{longest['deal']}")
+    if summary["deals_per_second"]:
+        lines.append(f"speed      {summary['deals_per_second']:,.0f} deals/s over "
+                     f"{summary['seconds']:.1f} s")
+    return "\n".join(lines)
+
+
+def print_summary(summary: dict, as_json: bool) -> None:
+    emit(summary, as_json, summary_text(summary))

@@ -1,0 +1,116 @@
+"""Reading the results store: ``runs``, ``show`` and ``export``."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import json
+import sys
+
+import click
+
+from ..driver import summarise
+from .common import emit, json_option, open_store, print_summary
+
+
+def db_option(function):
+    return click.option("--db", "db_path", default="beggar-search.sqlite", show_default=True,
+                        type=click.Path(dir_okay=False), help="Results file.")(function)
+
+
+def run_option(function):
+    return click.option("--run", "run_id", type=int, default=None,
+                        help="Run id [default: the latest run].")(function)
+
+
+def when(timestamp: float) -> str:
+    return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).isoformat(timespec="seconds")
+
+
+@click.command()
+@db_option
+@json_option
+def runs(db_path, as_json):
+    """List the runs in the results file."""
+    with open_store(db_path, create=False) as store:
+        for run in store.runs():
+            data = {"run": run.id, "strategy": run.strategy, "status": run.status,
+                    "deck": run.params["deck"], "players": run.players,
+                    "seed": run.params.get("seed"), "deals": run.deals, "loops": run.loops,
+                    "created": when(run.created), "updated": when(run.updated)}
+            emit(data, as_json, f"{run.id:4d}  {run.strategy:10s} {run.status:8s} "
+                                f"{run.params['deck']:>12s} {run.players}p  "
+                                f"{run.deals:>14,} deals {run.loops:>8,} loops  "
+                                f"{when(run.updated)}")
+
+
+@click.command()
+@db_option
+@run_option
+@click.option("--top", "top", type=click.IntRange(min=0), default=10, show_default=True,
+              help="Leaderboard rows to print.")
+@json_option
+def show(db_path, run_id, top, as_json):
+    """A run's summary and leaderboard."""
+    with open_store(db_path, create=False) as store:
+        run = store.run(run_id)
+        summary = summarise(store, run.id)
+        if as_json:
+            summary["leaderboard"] = store.games(run.id, "longest", limit=top)
+            summary["cycle_list"] = store.cycles(run.id)
+            print_summary(summary, True)
+            return
+        print_summary(summary, False)
+        for rank, game in enumerate(store.games(run.id, "longest", limit=top), start=1):
+            click.echo(f"{rank:4d}. {game['cards']:6d} cards {game['tricks']:5d} tricks  "
+                       f"{game['deal']}  (#{game['number']})")
+        for cycle in store.cycles(run.id)[:top]:
+            click.echo(f"cycle {cycle['cycle']}: period {cycle['period_tricks']} tricks / "
+                       f"{cycle['period_cards']} cards, reached by {cycle['deals']} deals")
+
+
+EXPORTS = {
+    "longest": ["rank", "deal", "cards", "tricks", "outcome", "winner", "preperiod_tricks",
+                "preperiod_cards", "period_tricks", "period_cards", "cycle", "number", "seed",
+                "chunk", "position", "found"],
+    "cycles": ["cycle", "period_tricks", "period_cards", "deals", "example", "found"],
+    "histogram": ["cards", "count"],
+}
+EXPORTS["loops"] = EXPORTS["longest"]
+
+
+def export_rows(store, run, what: str):
+    if what == "histogram":
+        return [{"cards": cards, "count": count} for cards, count in store.histogram(run.id)]
+    if what == "cycles":
+        return [{**c, "found": when(c["found"])} for c in store.cycles(run.id)]
+    return [{**game, "rank": rank, "seed": run.params.get("seed"), "found": when(game["found"])}
+            for rank, game in enumerate(store.games(run.id, what), start=1)]
+
+
+@click.command()
+@click.option("--what", type=click.Choice(list(EXPORTS)), default="longest", show_default=True,
+              help="Which table to export.")
+@db_option
+@run_option
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="CSV file to write [default: stdout].")
+@json_option
+def export(what, db_path, run_id, out, as_json):
+    """Export a run's longest games, loops, cycles or length histogram as CSV."""
+    with open_store(db_path, create=False) as store:
+        run = store.run(run_id)
+        rows = export_rows(store, run, what)
+    if as_json:
+        target = open(out, "w") if out else sys.stdout  # noqa: SIM115
+        for row in rows:
+            target.write(json.dumps({key: row[key] for key in EXPORTS[what]}) + "\n")
+    else:
+        target = open(out, "w", newline="") if out else sys.stdout  # noqa: SIM115
+        writer = csv.DictWriter(target, EXPORTS[what], extrasaction="ignore",
+                                lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    if out:
+        target.close()
+        click.echo(f"wrote {len(rows)} rows to {out}", err=True)

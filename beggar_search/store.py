@@ -1,0 +1,325 @@
+"""The SQLite results store: runs, chunks, leaderboard, loops, cycles, histogram.
+
+One file holds every run.  Only the process that plans a search writes to it,
+one transaction per finished chunk (WAL mode, synchronous FULL), so a kill at
+any moment loses at most the chunks in flight and the file stays consistent.
+Several searches may share a file: SQLite's locking serialises their commits.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .deck import Deal, Deck
+from .engine.batch import ChunkSummary
+from .engine.game import Result
+
+APPLICATION_ID = 0x42454747  # "BEGG" in the SQLite header
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    strategy TEXT NOT NULL,
+    params TEXT NOT NULL,
+    version TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    deals INTEGER NOT NULL DEFAULT 0,
+    loops INTEGER NOT NULL DEFAULT 0,
+    caps INTEGER NOT NULL DEFAULT 0,
+    cards INTEGER NOT NULL DEFAULT 0,
+    wins TEXT NOT NULL DEFAULT '[]',
+    chunks INTEGER NOT NULL DEFAULT 0,
+    seconds REAL NOT NULL DEFAULT 0,  -- worker time summed over chunks
+    elapsed REAL NOT NULL DEFAULT 0   -- wall-clock time spent searching, over all sittings
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    chunk INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    loops INTEGER NOT NULL,
+    cards INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    finished REAL NOT NULL,
+    PRIMARY KEY (run_id, chunk)
+);
+CREATE TABLE IF NOT EXISTS games (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    board TEXT NOT NULL,              -- 'longest' or 'loops'
+    deal TEXT NOT NULL,
+    number TEXT NOT NULL,             -- deal index or deal number in the run (may exceed 2**63)
+    chunk INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    outcome TEXT NOT NULL,
+    cards INTEGER NOT NULL,
+    tricks INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    preperiod_tricks INTEGER NOT NULL,
+    preperiod_cards INTEGER NOT NULL,
+    period_tricks INTEGER NOT NULL,
+    period_cards INTEGER NOT NULL,
+    cycle TEXT,
+    found REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_board ON games (run_id, board, cards DESC, chunk, position);
+CREATE TABLE IF NOT EXISTS cycles (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    cycle TEXT NOT NULL,
+    period_tricks INTEGER NOT NULL,
+    period_cards INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    example TEXT NOT NULL,
+    found REAL NOT NULL,
+    PRIMARY KEY (run_id, cycle)
+);
+CREATE TABLE IF NOT EXISTS histogram (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    cards INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (run_id, cards)
+);
+"""
+
+GAME_COLUMNS = ("deal", "number", "chunk", "position", "outcome", "cards", "tricks", "winner",
+                "preperiod_tricks", "preperiod_cards", "period_tricks", "period_cards", "cycle",
+                "found")
+
+
+class StoreError(Exception):
+    """The file is not a results store, or a run is not in it."""
+
+
+@dataclass
+class Run:
+    id: int
+    strategy: str
+    params: dict
+    version: str
+    status: str
+    created: float
+    updated: float
+    deals: int
+    loops: int
+    caps: int
+    cards: int
+    wins: list[int]
+    chunks: int
+    seconds: float
+    elapsed: float
+
+    @property
+    def deck(self) -> Deck:
+        return Deck.parse(self.params["deck"])
+
+    @property
+    def players(self) -> int:
+        return int(self.params["players"])
+
+
+@dataclass
+class ChunkNews:
+    """What a stored chunk changed: a new longest game, new cycles."""
+
+    record: dict | None
+    new_cycles: list[dict]
+
+
+class Store:
+    """A results file.  ``Store(path)`` creates it if missing and checks it otherwise."""
+
+    def __init__(self, path: str | Path, create: bool = True):
+        self.path = Path(path)
+        if not self.path.exists() and not create:
+            raise StoreError(f"no results file at {self.path}")
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a results file")
+        try:
+            self.db = sqlite3.connect(self.path, timeout=120, isolation_level=None)
+            self.db.row_factory = sqlite3.Row
+            self._check_or_create()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path} is not a beggar-search results file ({error})") from None
+
+    def _check_or_create(self) -> None:
+        application = self.db.execute("PRAGMA application_id").fetchone()[0]
+        tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if application == 0 and tables == 0:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.executescript(
+                f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA application_id={APPLICATION_ID};"
+                f" PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+        elif application != APPLICATION_ID:
+            raise StoreError(f"{self.path} is not a beggar-search results file")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA busy_timeout=120000")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # runs ---------------------------------------------------------------
+
+    def create_run(self, strategy: str, params: dict, version: str) -> Run:
+        now = time.time()
+        cursor = self.db.execute(
+            "INSERT INTO runs (strategy, params, version, status, created, updated, wins)"
+            " VALUES (?, ?, ?, 'running', ?, ?, ?)",
+            (strategy, json.dumps(params), version, now, now,
+             json.dumps([0] * int(params["players"]))),
+        )
+        return self.run(cursor.lastrowid)
+
+    def run(self, run_id: int | None = None) -> Run:
+        """A run by id, or the latest run."""
+        if run_id is None:
+            row = self.db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                raise StoreError(f"{self.path} holds no runs yet")
+        else:
+            row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no run {run_id} in {self.path}")
+        data = dict(row)
+        data["params"] = json.loads(data["params"])
+        data["wins"] = json.loads(data["wins"])
+        return Run(**data)
+
+    def runs(self) -> list[Run]:
+        ids = [row[0] for row in self.db.execute("SELECT id FROM runs ORDER BY id")]
+        return [self.run(run_id) for run_id in ids]
+
+    def set_status(self, run_id: int, status: str) -> None:
+        self.db.execute("UPDATE runs SET status = ?, updated = ? WHERE id = ?",
+                        (status, time.time(), run_id))
+
+    def done_chunks(self, run_id: int) -> set[int]:
+        return {row[0] for row in self.db.execute(
+            "SELECT chunk FROM chunks WHERE run_id = ?", (run_id,))}
+
+    # chunks -------------------------------------------------------------
+
+    def add_chunk(self, run: Run, chunk: int, summary: ChunkSummary, numbers,
+                  top_k: int, elapsed: float) -> ChunkNews:
+        """Store one finished chunk in one transaction.  ``numbers(position)`` names a deal.
+
+        A chunk already stored (a retried task) is ignored, so nothing counts twice.
+        """
+        players = run.players
+        now = time.time()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            if self.db.execute("SELECT 1 FROM chunks WHERE run_id = ? AND chunk = ?",
+                               (run.id, chunk)).fetchone():
+                self.db.execute("ROLLBACK")
+                return ChunkNews(None, [])
+            best_before = self._best_cards(run.id)
+            self.db.execute(
+                "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (run.id, chunk, summary.deals, summary.loops, summary.cards, summary.seconds, now),
+            )
+            row = self.db.execute("SELECT wins FROM runs WHERE id = ?", (run.id,)).fetchone()
+            wins = [a + int(b) for a, b in zip(json.loads(row[0]), summary.wins, strict=True)]
+            self.db.execute(
+                "UPDATE runs SET deals = deals + ?, loops = loops + ?, caps = caps + ?,"
+                " cards = cards + ?, wins = ?, chunks = chunks + 1, seconds = seconds + ?,"
+                " elapsed = max(elapsed, ?), updated = ? WHERE id = ?",
+                (summary.deals, summary.loops, summary.caps, summary.cards, json.dumps(wins),
+                 summary.seconds, elapsed, now, run.id),
+            )
+            bins = np.flatnonzero(summary.histogram)
+            self.db.executemany(
+                "INSERT INTO histogram VALUES (?, ?, ?) ON CONFLICT (run_id, cards)"
+                " DO UPDATE SET count = count + excluded.count",
+                [(run.id, int(b), int(summary.histogram[b])) for b in bins],
+            )
+            games = [("longest", p, r, d) for p, r, d in zip(
+                summary.top_positions, summary.top_rows, summary.top_deals, strict=True)]
+            games += [("loops", p, r, d) for p, r, d in zip(
+                summary.loop_positions, summary.loop_rows, summary.loop_deals, strict=True)]
+            new_cycles = []
+            for board, position, result_row, sequence in games:
+                result = Result.from_row(result_row, players)
+                deal = str(Deal.from_sequence(sequence, players, run.deck))
+                self._insert_game(run.id, board, deal, numbers(int(position)), chunk,
+                                  int(position), result, now)
+                if board == "loops":
+                    cycle = self._count_cycle(run.id, result, deal, now)
+                    if cycle:
+                        new_cycles.append(cycle)
+            self.db.execute(
+                "DELETE FROM games WHERE run_id = ? AND board = 'longest' AND rowid NOT IN ("
+                " SELECT rowid FROM games WHERE run_id = ? AND board = 'longest'"
+                " ORDER BY cards DESC, chunk, position LIMIT ?)",
+                (run.id, run.id, top_k),
+            )
+            best_after = self._best_cards(run.id)
+            record = None
+            if best_after is not None and (best_before is None or best_after > best_before):
+                record = self.games(run.id, "longest", limit=1)[0]
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return ChunkNews(record, new_cycles)
+
+    def _best_cards(self, run_id: int) -> int | None:
+        return self.db.execute(
+            "SELECT max(cards) FROM games WHERE run_id = ? AND board = 'longest'", (run_id,)
+        ).fetchone()[0]
+
+    def _insert_game(self, run_id, board, deal, number, chunk, position, result: Result,
+                     now) -> None:
+        self.db.execute(
+            f"INSERT INTO games (run_id, board, {', '.join(GAME_COLUMNS)})"
+            f" VALUES (?, ?, {', '.join('?' * len(GAME_COLUMNS))})",
+            (run_id, board, deal, str(number), chunk, position, result.outcome, result.cards,
+             result.tricks, result.winner, result.preperiod_tricks, result.preperiod_cards,
+             result.period_tricks, result.period_cards, result.cycle, now),
+        )
+
+    def _count_cycle(self, run_id, result: Result, deal: str, now) -> dict | None:
+        """Count a deal reaching a cycle; return the cycle if the run had not met it."""
+        updated = self.db.execute(
+            "UPDATE cycles SET deals = deals + 1 WHERE run_id = ? AND cycle = ?",
+            (run_id, result.cycle),
+        ).rowcount
+        if updated:
+            return None
+        cycle = {"cycle": result.cycle, "period_tricks": result.period_tricks,
+                 "period_cards": result.period_cards, "deals": 1, "example": deal, "found": now}
+        self.db.execute("INSERT INTO cycles (run_id, cycle, period_tricks, period_cards, deals,"
+                        " example, found) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (run_id, *cycle.values()))
+        return cycle
+
+    # reading ------------------------------------------------------------
+
+    def games(self, run_id: int, board: str, limit: int | None = None) -> list[dict]:
+        order = "cards DESC, chunk, position" if board == "longest" else "chunk, position"
+        rows = self.db.execute(
+            f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE run_id = ? AND board = ?"
+            f" ORDER BY {order} LIMIT ?", (run_id, board, -1 if limit is None else limit))
+        return [dict(row) for row in rows]
+
+    def cycles(self, run_id: int) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT cycle, period_tricks, period_cards, deals, example, found FROM cycles"
+            " WHERE run_id = ? ORDER BY deals DESC, period_tricks, cycle", (run_id,))
+        return [dict(row) for row in rows]
+
+    def histogram(self, run_id: int) -> list[tuple[int, int]]:
+        return [tuple(row) for row in self.db.execute(
+            "SELECT cards, count FROM histogram WHERE run_id = ? ORDER BY cards", (run_id,))]

@@ -1,0 +1,33 @@
+"""Where deals come from.  A strategy plans a run as numbered chunks of work.
+
+Each chunk is a ``ChunkJob`` that any worker (a local process or a Dask worker)
+turns into a ``ChunkSummary`` with ``execute``; the chunk's content depends on
+the run's parameters and the chunk number only, never on which worker runs it.
+"""
+
+from __future__ import annotations
+
+from .base import ChunkJob, Strategy
+from .sweep import EnumerateStrategy, RandomStrategy
+
+STRATEGIES: dict[str, type[Strategy]] = {
+    RandomStrategy.name: RandomStrategy,
+    EnumerateStrategy.name: EnumerateStrategy,
+}
+
+
+def strategy_for(name: str, params: dict) -> Strategy:
+    return STRATEGIES[name](params)
+
+
+def execute(job: ChunkJob):
+    """Worker entry point: run one chunk."""
+    return strategy_for(job.strategy, job.params).run_chunk(job)
+
+
+def warm_up(name: str, params: dict) -> None:
+    """Compile (or load from cache) every kernel the strategy uses, before any timing."""
+    strategy_for(name, params).warm_up()
+
+
+__all__ = ["STRATEGIES", "ChunkJob", "Strategy", "execute", "strategy_for", "warm_up"]

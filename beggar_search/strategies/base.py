@@ -1,0 +1,63 @@
+"""The strategy interface shared by every search."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import count
+
+from ..deck import Deck
+from ..engine.batch import ChunkSummary
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    """One chunk of a run: everything a worker needs, picklable."""
+
+    strategy: str
+    chunk: int
+    deals: int
+    params: dict
+
+    def __hash__(self) -> int:
+        return hash((self.strategy, self.chunk))
+
+
+class Strategy:
+    """Plans a run as chunks and plays a chunk.  Subclasses set ``name`` and ``run_chunk``."""
+
+    name = ""
+
+    def __init__(self, params: dict):
+        self.params = params
+        self.deck = Deck.parse(params["deck"])
+        self.players = int(params["players"])
+        self.chunk_size = int(params["chunk_size"])
+        self.top_k = int(params["top_k"])
+        self.max_tricks = int(params.get("max_tricks") or 0)
+
+    @property
+    def total(self) -> int | None:
+        """Deals the whole run plays; None when it runs until stopped."""
+        return self.params.get("deals")
+
+    def plan(self, done: set[int]) -> Iterator[ChunkJob]:
+        """Chunks still to play, in order."""
+        total = self.total
+        chunks = count() if total is None else range(-(-total // self.chunk_size))
+        for chunk in chunks:
+            if chunk in done:
+                continue
+            size = self.chunk_size if total is None else min(
+                self.chunk_size, total - chunk * self.chunk_size)
+            yield ChunkJob(self.name, chunk, size, self.params)
+
+    def number(self, chunk: int, position: int) -> int:
+        """The deal's number in the run: its index for an enumeration."""
+        return chunk * self.chunk_size + position
+
+    def run_chunk(self, job: ChunkJob) -> ChunkSummary:
+        raise NotImplementedError
+
+    def warm_up(self) -> None:
+        self.run_chunk(ChunkJob(self.name, 0, 1, self.params))
