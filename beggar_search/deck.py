@@ -238,7 +238,8 @@ def unrank_sequence(index: int, deck: Deck) -> np.ndarray:
     """The card sequence with lexicographic rank ``index`` (inverse of rank_sequence)."""
     total = _multinomial(deck.counts)
     if not 0 <= index < total:
-        raise DeckError(f"index {index} out of range: deck {deck.spec} has {total} deals (0 to {total - 1})")
+        raise DeckError(f"index {index} out of range: deck {deck.spec} has {total} deals "
+                        f"(0 to {total - 1})")
     remaining = list(deck.counts)
     left = deck.size
     out = np.empty(left, dtype=np.uint8)

@@ -86,7 +86,7 @@ class Session:
     run: Run
     workers: int
     quiet: bool = False
-    pool_factory: type | None = None
+    pool_factory: type | None = None  # (workers, strategy name, params) -> pool
 
     def execute(self) -> dict:
         run = self.run
@@ -198,11 +198,15 @@ def summarise(store: Store, run_id: int) -> dict:
     }
 
 
-def start(store: Store, strategy: str, params: dict, workers: int, quiet: bool = False) -> dict:
+def start(store: Store, strategy: str, params: dict, workers: int, quiet: bool = False,
+          pool_factory=None) -> dict:
+    """Create a run and search until it is done or stopped; returns its summary."""
     run = store.create_run(strategy, params, __version__)
-    return Session(store, run, workers, quiet).execute()
+    return Session(store, run, workers, quiet, pool_factory).execute()
 
 
-def resume(store: Store, run_id: int | None, workers: int, quiet: bool = False) -> dict:
+def resume(store: Store, run_id: int | None, workers: int, quiet: bool = False,
+           pool_factory=None) -> dict:
+    """Continue a run (the latest by default) with the chunks it has not stored."""
     run = store.run(run_id)
-    return Session(store, run, workers, quiet).execute()
+    return Session(store, run, workers, quiet, pool_factory).execute()

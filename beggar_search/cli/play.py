@@ -3,8 +3,8 @@
 import click
 
 from ..deck import Deal
-from ..engine import trace
 from ..engine import play as play_deal
+from ..engine import trace
 from .common import deck_option, emit, json_option, parse_deck
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-
-
 import click
 import numpy as np
 
@@ -105,6 +103,7 @@ def enumerate_search(deck_spec, players, start, count, workers, db_path, hours, 
         raise UserError(f"--start {start} --count {count} runs past the last deal ({total - 1})")
     params = run_params(deck_spec, players, seed, top_k, max_tricks, chunk_size, hours,
                         start=start, deals=count)
+    params["seed"] = seed  # an enumeration draws nothing at random
     launch("enumerate", params, db_path, workers, quiet, as_json)
 
 
