@@ -123,11 +123,12 @@ class Session:
                 except KeyboardInterrupt:
                     if interrupted:
                         dropped = True
-                        self._message(bar, f"dropped {len(in_flight)} chunks in flight")
+                        self._message(bar, f"dropped {len(in_flight)} chunks in flight",
+                                      always=True)
                         break
                     interrupted = True
                     self._message(bar, f"stopping: finishing {len(in_flight)} chunks in flight"
-                                       " (Ctrl-C again to drop them)")
+                                       " (Ctrl-C again to drop them)", always=True)
         finally:
             signal.signal(signal.SIGTERM, previous)
             pool.close(cancel=True)
@@ -159,8 +160,8 @@ class Session:
         bar.set_postfix_str(f"best {best[0]['cards'] if best else '-'} cards, "
                             f"{run.loops} loops", refresh=False)
 
-    def _message(self, bar, text: str) -> None:
-        if self.quiet:
+    def _message(self, bar, text: str, always: bool = False) -> None:
+        if self.quiet and not always:
             return
         if bar.disable:
             print(text, file=sys.stderr, flush=True)
