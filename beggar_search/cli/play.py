@@ -23,7 +23,7 @@ def summary(deal: Deal, result) -> str:
     return "\n".join(lines)
 
 
-@click.command()
+@click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("deal_text", metavar="DEAL")
 @deck_option
 @click.option("--max-tricks", type=click.IntRange(min=1), default=None, metavar="N",
