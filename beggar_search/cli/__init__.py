@@ -13,6 +13,7 @@ from ..store import StoreError
 from .common import UserError
 from .deal import deal
 from .play import play
+from .plot import plot
 from .results import export, runs, show
 from .search import search
 
@@ -28,6 +29,7 @@ def cli():
 cli.add_command(play)
 cli.add_command(deal)
 cli.add_command(search)
+cli.add_command(plot)
 for command in (runs, show, export):
     cli.add_command(command)
 

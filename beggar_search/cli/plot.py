@@ -1,0 +1,107 @@
+"""``beggar-search plot ...``: pictures of a run's game lengths and cycles, and of one game."""
+
+from __future__ import annotations
+
+import click
+
+from .common import UserError, deck_option, emit, json_option, open_store, parse_deck
+from .results import db_option, run_option
+
+
+def _plots(out: str):
+    """The plots module, once matplotlib is there and ``out`` names a known image type.
+
+    Both are checked before any work, so a missing extra or a bad name fails at once.
+    """
+    from .. import plots
+
+    try:
+        plots.require_matplotlib()
+        plots.image_format(out)
+    except plots.PlotError as error:
+        raise UserError(str(error)) from None
+    return plots
+
+
+def out_option(default: str):
+    return click.option("--out", default=default, show_default=True, metavar="FILE",
+                        type=click.Path(dir_okay=False),
+                        help="Image to write: .png, .svg or .pdf.")
+
+
+def _draw(plots, draw, *args) -> str:
+    try:
+        return str(draw(*args))
+    except plots.PlotError as error:
+        raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"cannot write {args[1]}: {error.strerror or error}") from None
+
+
+@click.group()
+def plot():
+    """Pictures (needs matplotlib): game lengths of a run, one game, a run's cycles."""
+
+
+@plot.command()
+@db_option
+@run_option
+@click.option("--vs", "versus_id", type=int, default=None, metavar="RUN",
+              help="Overlay a second run; both are then drawn as shares of their games.")
+@out_option("lengths.png")
+@json_option
+def lengths(db_path, run_id, versus_id, out, as_json):
+    """The distribution of game lengths (cards) of a run, on a log count axis."""
+    plots = _plots(out)
+    with open_store(db_path, create=False) as store:
+        data = plots.lengths_data(store, run_id)
+        versus = None if versus_id is None else plots.lengths_data(store, versus_id)
+    written = _draw(plots, plots.draw_lengths, data, out, versus)
+    runs = [data] if versus is None else [data, versus]
+    summary = {"out": written, "runs": [
+        {"run": r["run"], "deck": r["deck"], "deals": r["deals"], "games": r["games"],
+         "loops": r["loops"], "caps": r["caps"], "mean_cards": r["mean"],
+         "bin_width": r["bin_width"], "record": r["record"]} for r in runs]}
+    emit(summary, as_json, written)
+
+
+@plot.command(context_settings={"ignore_unknown_options": True})
+@click.argument("deal_text", metavar="DEAL")
+@deck_option
+@click.option("--max-tricks", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Agreed cap: stop after N tricks.")
+@out_option("game.png")
+@json_option
+def game(deal_text, deck_spec, max_tricks, out, as_json):
+    """Cards held by each player after each trick of DEAL; a loop's cycle shaded."""
+    from ..deck import Deal
+
+    plots = _plots(out)
+    deal = Deal.parse(deal_text, parse_deck(deck_spec))
+    data = plots.game_data(deal, max_tricks=max_tricks)
+    written = _draw(plots, plots.draw_game, data, out)
+    summary = {"out": written, "deal": data["deal"], **data["result"],
+               "spans": [{"label": label, "first_trick": first, "last_trick": last}
+                         for label, first, last in data["spans"]]}
+    emit(summary, as_json, written)
+
+
+@plot.command()
+@db_option
+@run_option
+@out_option("cycles.png")
+@json_option
+def cycles(db_path, run_id, out, as_json):
+    """Each cycle a run found: its period (tricks) against the deals that reach it."""
+    plots = _plots(out)
+    with open_store(db_path, create=False) as store:
+        try:
+            data = plots.cycles_data(store, run_id)
+        except plots.PlotError as error:
+            raise UserError(str(error)) from None
+    written = _draw(plots, plots.draw_cycles, data, out)
+    summary = {"out": written, "run": data["run"], "deck": data["deck"],
+               "deals": data["deals"], "loops": data["loops"], "cycles": len(data["cycles"]),
+               "period_tricks": [int(data["period_tricks"].min()),
+                                 int(data["period_tricks"].max())]}
+    emit(summary, as_json, written)

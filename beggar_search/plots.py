@@ -1,0 +1,334 @@
+"""Pictures: how long games are, what one game looks like, which cycles a run found.
+
+Each figure has two halves.  A ``*_data`` function gathers the numbers behind it as
+plain arrays and dicts (no matplotlib needed, so tests check these); a ``draw_*``
+function turns them into an image file.  Drawing uses ``matplotlib.figure.Figure``
+directly (no pyplot, no global state, no display), and matplotlib is imported only
+there: it is an optional extra, ``pip install 'beggar-search[plot]'``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .deck import Deal, Deck
+from .engine.game import as_deal, trace
+from .store import Store
+
+INSTALL_HINT = "plotting needs matplotlib: pip install 'beggar-search[plot]'"
+FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+PLAYER_COLOURS = ["#1f5fa8", "#d1495b", "#2a9d5c", "#e8a33d", "#7b4fa6", "#3aa6b9",
+                  "#8c6d31", "#555555"]
+SPAN_COLOURS = {"pre-period": "#bbbbbb", "one turn of the cycle": "#f4c26b"}
+DPI = 110
+
+
+class PlotError(ValueError):
+    """A figure that cannot be drawn: no matplotlib, an unknown file type, no data."""
+
+
+# the data --------------------------------------------------------------------
+
+
+def _record(store: Store, run_id: int) -> dict | None:
+    games = store.games(run_id, "longest", limit=1)
+    if not games:
+        return None
+    game = games[0]
+    return {"cards": game["cards"], "tricks": game["tricks"], "deal": game["deal"],
+            "number": game["number"]}
+
+
+def _auto_bin_width(span: int, bins: int = 150) -> int:
+    """A round bin width (1, 2, 5, 10, 20, 50, ...) giving at most about ``bins`` bins."""
+    width = 1
+    while span / width > bins:
+        for step in (2, 5 / 2, 2):
+            width = int(width * step)
+            if span / width <= bins:
+                break
+    return width
+
+
+def lengths_data(store: Store, run_id: int | None = None, bin_width: int | None = None) -> dict:
+    """A run's game lengths: the histogram in cards, binned for drawing, and its record.
+
+    ``cards``/``counts`` are the stored one-card bins (finished games only: loops and
+    capped games have no length); ``edges``/``binned`` group them ``bin_width`` cards
+    wide (chosen for about 150 bins when not given).  ``fraction`` is ``binned`` over
+    the games counted, for comparing runs of different sizes.
+    """
+    run = store.run(run_id)
+    rows = store.histogram(run.id)
+    cards = np.array([c for c, _ in rows], dtype=np.int64)
+    counts = np.array([n for _, n in rows], dtype=np.int64)
+    if bin_width is None:
+        bin_width = _auto_bin_width(int(cards.max()) + 1) if len(cards) else 1
+    if len(cards):
+        first = int(cards.min()) // bin_width * bin_width
+        last = (int(cards.max()) // bin_width + 1) * bin_width
+    else:
+        first = last = 0
+    edges = np.arange(first, last + bin_width, bin_width, dtype=np.int64)
+    binned = np.zeros(max(len(edges) - 1, 0), dtype=np.int64)
+    np.add.at(binned, (cards - first) // bin_width, counts)
+    games = int(counts.sum())
+    return {
+        "run": run.id, "strategy": run.strategy, "deck": run.params["deck"],
+        "players": run.players, "deals": run.deals, "loops": run.loops, "caps": run.caps,
+        "games": games, "cards": cards, "counts": counts, "bin_width": bin_width,
+        "edges": edges, "binned": binned,
+        "fraction": binned / games if games else binned.astype(float),
+        "mean": float((cards * counts).sum() / games) if games else None,
+        "record": _record(store, run.id),
+    }
+
+
+def game_data(deal: Deal | str, deck: Deck | str | None = None,
+              max_tricks: int | None = None) -> dict:
+    """Cards held by each player after each trick of one game (trick 0 is the deal).
+
+    ``sizes`` has one row per trick boundary (tricks + 1 rows) and one column per
+    player; ``laid`` is the cards laid by then.  A loop is followed to its first
+    repeated state, and ``spans`` names the pre-period and one turn of the cycle as
+    (label, first trick, last trick).
+    """
+    deal = as_deal(deal, deck)
+    records, result = trace(deal, max_tricks=max_tricks)
+    start = [len(hand) for hand in deal.hands]
+    sizes = np.array([start] + [r.hand_sizes for r in records], dtype=np.int64)
+    laid = np.array([0] + [r.cards for r in records], dtype=np.int64)
+    spans = []
+    if result.outcome == "loop":
+        pre = result.preperiod_tricks
+        if pre:
+            spans.append(("pre-period", 0, pre))
+        spans.append(("one turn of the cycle", pre, pre + result.period_tricks))
+    return {"deal": str(deal), "deck": deal.deck.spec, "players": deal.players,
+            "result": result.to_dict(), "tricks": np.arange(len(sizes)), "laid": laid,
+            "sizes": sizes, "spans": spans}
+
+
+def cycles_data(store: Store, run_id: int | None = None) -> dict:
+    """The cycles a run reached: period (tricks and cards) and how many deals reach each."""
+    run = store.run(run_id)
+    cycles = store.cycles(run.id)
+    if not cycles:
+        raise PlotError(f"run {run.id} found no cycles: no loops among its "
+                        f"{run.deals:,} deals, so there is nothing to plot")
+    return {
+        "run": run.id, "strategy": run.strategy, "deck": run.params["deck"],
+        "players": run.players, "deals": run.deals, "loops": run.loops,
+        "cycles": cycles,
+        "period_tricks": np.array([c["period_tricks"] for c in cycles], dtype=np.int64),
+        "period_cards": np.array([c["period_cards"] for c in cycles], dtype=np.int64),
+        "reach": np.array([c["deals"] for c in cycles], dtype=np.int64),
+        "groups": _cycle_groups(cycles),
+    }
+
+
+def _cycle_groups(cycles: list[dict]) -> list[dict]:
+    """Cycles sharing a period and a reach (symmetric decks make many), counted once."""
+    groups: dict[tuple[int, int], int] = {}
+    for cycle in cycles:
+        key = (cycle["period_tricks"], cycle["deals"])
+        groups[key] = groups.get(key, 0) + 1
+    return [{"period_tricks": period, "deals": reach, "cycles": count}
+            for (period, reach), count in sorted(groups.items())]
+
+
+# drawing ---------------------------------------------------------------------
+
+
+def require_matplotlib():
+    """matplotlib's ``Figure`` class, or a PlotError that says what to install."""
+    try:
+        import matplotlib  # noqa: F401  (a None in sys.modules must fail here too)
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise PlotError(INSTALL_HINT) from None
+    return Figure
+
+
+def image_format(out: str | Path) -> str:
+    """png, svg or pdf from the file name; anything else is a PlotError."""
+    suffix = Path(out).suffix.lower()
+    if suffix not in FORMATS:
+        raise PlotError(f"cannot write {str(out)!r}: the file name must end in "
+                        f".png, .svg or .pdf, not {suffix or 'nothing'!r}")
+    return FORMATS[suffix]
+
+
+def _new_figure(width: float, height: float):
+    figure = require_matplotlib()(figsize=(width, height), dpi=DPI, layout="constrained")
+    return figure, figure.add_subplot()
+
+
+def _save(figure, out: str | Path) -> Path:
+    out = Path(out)
+    kind = image_format(out)
+    metadata = {"Software": None} if kind == "png" else {"Date": None} if kind == "svg" else {}
+    figure.savefig(out, format=kind, metadata=metadata)
+    return out
+
+
+def _style(axes) -> None:
+    axes.grid(True, which="major", color="#dddddd", linewidth=0.6)
+    axes.set_axisbelow(True)
+    for side in ("top", "right"):
+        axes.spines[side].set_visible(False)
+
+
+def _run_label(data: dict) -> str:
+    return f"run {data['run']}: {data['deck']} deck, {data['players']} players"
+
+
+def draw_lengths(data: dict, out: str | Path, versus: dict | None = None) -> Path:
+    """The length distribution on a log count axis, its record marked; ``versus`` overlaid.
+
+    One run is drawn as deals per bin; with ``versus`` both are drawn as the share of
+    each run's finished games, so runs of different sizes compare.
+    """
+    if not data["games"] or (versus is not None and not versus["games"]):
+        empty = data if not data["games"] else versus
+        raise PlotError(f"run {empty['run']} has no finished games to plot")
+    figure, axes = _new_figure(10, 5.2)
+    runs = [data] if versus is None else [data, versus]
+    share = versus is not None
+    for index, run in enumerate(runs):
+        colour = PLAYER_COLOURS[index]
+        heights = run["fraction"] if share else run["binned"]
+        edges = run["edges"]
+        label = f"{_run_label(run)} ({run['games']:,} games, mean {run['mean']:,.0f} cards)"
+        axes.stairs(np.where(heights > 0, heights, np.nan), edges, color=colour,
+                    linewidth=1.2, label=label, baseline=None)
+        axes.stairs(heights, edges, color=colour, alpha=0.15, fill=True, baseline=0)
+        record = run["record"]
+        if record:
+            axes.axvline(record["cards"], color=colour, linestyle="--", linewidth=1)
+            axes.annotate(
+                f"record {record['cards']:,} cards\n{record['tricks']:,} tricks",
+                xy=(record["cards"], 1), xycoords=("data", "axes fraction"),
+                xytext=(-4, -4 - 30 * index), textcoords="offset points",
+                ha="right", va="top", fontsize=9, color=colour)
+    axes.set_yscale("log")
+    lowest = min(float(np.min((r["fraction"] if share else r["binned"])[r["binned"] > 0]))
+                 for r in runs)
+    axes.set_ylim(bottom=lowest / 2)
+    axes.set_xlim(left=0)
+    axes.set_xlabel("game length (cards laid)")
+    width = ", ".join(sorted({f"{r['bin_width']}" for r in runs}))
+    if share:
+        axes.set_ylabel(f"share of finished games per {width}-card bin")
+    else:
+        axes.set_ylabel(f"games per {width}-card bin")
+    _style(axes)
+    if share:
+        title = (f"Game lengths: run {data['run']} ({data['deals']:,} deals) vs "
+                 f"run {versus['run']} ({versus['deals']:,} deals)")
+    else:
+        title = (f"Game lengths of {data['deals']:,} deals "
+                 f"({data['strategy']} run {data['run']}, {data['deck']} deck, "
+                 f"{data['players']} players)")
+    axes.set_title(title)
+    notes = [f"run {r['run']}: {r['loops']:,} loops, {r['caps']:,} capped games not shown"
+             for r in runs if r["loops"] or r["caps"]]
+    legend = axes.legend(loc="lower left", fontsize=9, frameon=False)
+    if notes:
+        legend.set_title("; ".join(notes), prop={"size": 8})
+    return _save(figure, out)
+
+
+def draw_game(data: dict, out: str | Path) -> Path:
+    """Cards held by each player after each trick, as stacked bands; a loop's spans marked.
+
+    The bands always add up to the deck, so each band's thickness is one player's hand
+    and the boundaries show the swings; a step per trick keeps 1,000+ tricks readable.
+    """
+    from matplotlib.ticker import MaxNLocator
+
+    tricks, sizes, laid = data["tricks"], data["sizes"], data["laid"]
+    figure, axes = _new_figure(13, 4.6)
+    below = np.zeros(len(tricks), dtype=np.int64)
+    for player in range(data["players"]):
+        above = below + sizes[:, player]
+        axes.fill_between(tricks, below, above, step="post", linewidth=0,
+                          color=PLAYER_COLOURS[player % len(PLAYER_COLOURS)], alpha=0.8,
+                          label=f"player {player + 1}")
+        below = above
+    total = int(sizes[0].sum())
+    last = max(int(tricks[-1]), 1)
+    for label, first, end in data["spans"]:
+        axes.axvspan(first, end, ymin=1.0, ymax=1.06, clip_on=False, linewidth=0,
+                     color=SPAN_COLOURS[label], label=f"{label}: tricks {first}-{end}")
+        for edge in (first, end):
+            axes.axvline(edge, color="black", linestyle="--", linewidth=0.9)
+    axes.set_xlim(0, last)
+    axes.set_ylim(0, total)
+    axes.set_xlabel("tricks played")
+    axes.set_ylabel("cards in hand (stacked)")
+    axes.xaxis.set_major_locator(MaxNLocator(12, integer=True))
+    if len(tricks) > 1:
+        top = axes.secondary_xaxis(
+            "top", functions=(lambda t: np.interp(t, tricks, laid),
+                              lambda c: np.interp(c, laid, tricks)))
+        ticks = MaxNLocator(10, integer=True).tick_values(0, int(laid[-1]))
+        top.set_xticks([t for t in ticks if 0 <= t <= laid[-1]])
+        top.set_xlabel("cards laid", fontsize=9)
+        top.tick_params(labelsize=8, pad=18 if data["spans"] else 3)
+    axes.grid(True, axis="x", color="white", linewidth=0.5, alpha=0.6)
+    axes.grid(True, axis="y", color="white", linewidth=0.5, alpha=0.6)
+    result = data["result"]
+    if result["outcome"] == "loop":
+        outcome = (f"never ends: pre-period {result['preperiod_tricks']} tricks / "
+                   f"{result['preperiod_cards']} cards, then a cycle of "
+                   f"{result['period_tricks']} tricks / {result['period_cards']} cards")
+    elif result["outcome"] == "cap":
+        outcome = f"stopped at the cap after {result['cards']:,} cards, {result['tricks']:,} tricks"
+    elif result["winner"]:
+        outcome = (f"player {result['winner']} wins after {result['cards']:,} cards, "
+                   f"{result['tricks']:,} tricks")
+    else:
+        outcome = f"a tie after {result['cards']:,} cards, {result['tricks']:,} tricks"
+    axes.set_title(f"{data['deal']}\n{outcome}", fontsize=11, family="monospace")
+    axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=9, frameon=False)
+    return _save(figure, out)
+
+
+def draw_cycles(data: dict, out: str | Path) -> Path:
+    """Each cycle as a point: its period in tricks against the deals that reach it.
+
+    Cycles that share both numbers are drawn as one point, its area and label
+    giving how many there are.
+    """
+    groups = data["groups"]
+    period = np.array([g["period_tricks"] for g in groups])
+    reach = np.array([g["deals"] for g in groups])
+    count = np.array([g["cycles"] for g in groups])
+    figure, axes = _new_figure(9, 5.5)
+    axes.scatter(period, reach, s=30 + 220 * np.sqrt(count / count.max()),
+                 color=PLAYER_COLOURS[0], alpha=0.65, edgecolors="white", linewidths=0.6,
+                 zorder=3)
+    for x, y, n in zip(period, reach, count, strict=True):
+        if n > 1:
+            axes.annotate(f"\u00d7{n}", (x, y), xytext=(9, 0), textcoords="offset points",
+                          va="center", fontsize=8, color="#333333")
+    if reach.max() >= 10 * reach.min():
+        axes.set_yscale("log")
+    if period.max() >= 10 * period.min():
+        axes.set_xscale("log")
+    else:
+        from matplotlib.ticker import MaxNLocator
+
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.margins(x=0.08, y=0.08)
+    axes.set_xlabel("period (tricks per turn of the cycle)")
+    axes.set_ylabel("deals reaching the cycle")
+    _style(axes)
+    axes.set_title(f"{len(data['reach']):,} cycles reached by {data['loops']:,} looping deals "
+                   f"of {data['deals']:,}\n({data['strategy']} run {data['run']}, "
+                   f"{data['deck']} deck, {data['players']} players; "
+                   f"\u00d7N: N cycles with the same period and reach)", fontsize=11)
+    return _save(figure, out)
