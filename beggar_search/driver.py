@@ -37,6 +37,7 @@ class LocalPool:
     """Worker processes on this machine (spawn), warmed up before their first chunk."""
 
     def __init__(self, workers: int, name: str, params: dict):
+        warm_up(name, params)  # compile and cache once here, so workers only load the cache
         self.workers = workers
         self.executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn"),

@@ -4,6 +4,8 @@ One file holds every run.  Only the process that plans a search writes to it,
 one transaction per finished chunk (WAL mode, synchronous FULL), so a kill at
 any moment loses at most the chunks in flight and the file stays consistent.
 Several searches may share a file: SQLite's locking serialises their commits.
+A deal is kept once per board (leaderboard, loops), at its first place in the run,
+and a cycle counts the distinct deals that reach it.
 """
 
 from __future__ import annotations
@@ -70,14 +72,17 @@ CREATE TABLE IF NOT EXISTS games (
     found REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_board ON games (run_id, board, cards DESC, chunk, position);
+CREATE INDEX IF NOT EXISTS games_deal ON games (run_id, board, deal);
 CREATE TABLE IF NOT EXISTS cycles (
     run_id INTEGER NOT NULL REFERENCES runs(id),
     cycle TEXT NOT NULL,
     period_tricks INTEGER NOT NULL,
     period_cards INTEGER NOT NULL,
-    deals INTEGER NOT NULL,
-    example TEXT NOT NULL,
+    deals INTEGER NOT NULL,           -- distinct deals reaching it
+    example TEXT NOT NULL,            -- the deal reaching it met first in the run
     found REAL NOT NULL,
+    example_chunk INTEGER NOT NULL,
+    example_position INTEGER NOT NULL,
     PRIMARY KEY (run_id, cycle)
 );
 CREATE TABLE IF NOT EXISTS histogram (
@@ -253,10 +258,10 @@ class Store:
             for board, position, result_row, sequence in games:
                 result = Result.from_row(result_row, players)
                 deal = str(Deal.from_sequence(sequence, players, run.deck))
-                self._insert_game(run.id, board, deal, numbers(int(position)), chunk,
-                                  int(position), result, now)
-                if board == "loops":
-                    cycle = self._count_cycle(run.id, result, deal, now)
+                new = self._insert_game(run.id, board, deal, numbers(int(position)), chunk,
+                                        int(position), result, now)
+                if new and board == "loops":
+                    cycle = self._count_cycle(run.id, result, deal, chunk, int(position), now)
                     if cycle:
                         new_cycles.append(cycle)
             self.db.execute(
@@ -281,28 +286,53 @@ class Store:
         ).fetchone()[0]
 
     def _insert_game(self, run_id, board, deal, number, chunk, position, result: Result,
-                     now) -> None:
-        self.db.execute(
-            f"INSERT INTO games (run_id, board, {', '.join(GAME_COLUMNS)})"
-            f" VALUES (?, ?, {', '.join('?' * len(GAME_COLUMNS))})",
-            (run_id, board, deal, str(number), chunk, position, result.outcome, result.cards,
-             result.tricks, result.winner, result.preperiod_tricks, result.preperiod_cards,
-             result.period_tricks, result.period_cards, result.cycle, now),
-        )
+                     now) -> bool:
+        """Keep a deal on a board once, at its first place (chunk, position) in the run.
 
-    def _count_cycle(self, run_id, result: Result, deal: str, now) -> dict | None:
-        """Count a deal reaching a cycle; return the cycle if the run had not met it."""
-        updated = self.db.execute(
-            "UPDATE cycles SET deals = deals + 1 WHERE run_id = ? AND cycle = ?",
-            (run_id, result.cycle),
-        ).rowcount
-        if updated:
+        Returns whether the deal is new on that board.  Keeping the first place makes
+        the stored results independent of the order in which chunks finish.
+        """
+        place = self.db.execute(
+            "SELECT rowid, chunk, position FROM games WHERE run_id = ? AND board = ? AND deal = ?",
+            (run_id, board, deal)).fetchone()
+        if place is None:
+            self.db.execute(
+                f"INSERT INTO games (run_id, board, {', '.join(GAME_COLUMNS)})"
+                f" VALUES (?, ?, {', '.join('?' * len(GAME_COLUMNS))})",
+                (run_id, board, deal, str(number), chunk, position, result.outcome, result.cards,
+                 result.tricks, result.winner, result.preperiod_tricks, result.preperiod_cards,
+                 result.period_tricks, result.period_cards, result.cycle, now),
+            )
+            return True
+        if (chunk, position) < (place["chunk"], place["position"]):
+            self.db.execute("UPDATE games SET number = ?, chunk = ?, position = ?, found = ?"
+                            " WHERE rowid = ?", (str(number), chunk, position, now, place[0]))
+        return False
+
+    def _count_cycle(self, run_id, result: Result, deal: str, chunk: int, position: int,
+                     now) -> dict | None:
+        """Count a deal reaching a cycle; return the cycle if the run had not met it.
+
+        The cycle's example is the deal met first in the run's order of chunks.
+        """
+        known = self.db.execute(
+            "SELECT example_chunk, example_position FROM cycles WHERE run_id = ? AND cycle = ?",
+            (run_id, result.cycle)).fetchone()
+        if known is not None:
+            self.db.execute("UPDATE cycles SET deals = deals + 1 WHERE run_id = ? AND cycle = ?",
+                            (run_id, result.cycle))
+            if (chunk, position) < tuple(known):
+                self.db.execute(
+                    "UPDATE cycles SET example = ?, example_chunk = ?, example_position = ?"
+                    " WHERE run_id = ? AND cycle = ?",
+                    (deal, chunk, position, run_id, result.cycle))
             return None
         cycle = {"cycle": result.cycle, "period_tricks": result.period_tricks,
                  "period_cards": result.period_cards, "deals": 1, "example": deal, "found": now}
         self.db.execute("INSERT INTO cycles (run_id, cycle, period_tricks, period_cards, deals,"
-                        " example, found) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (run_id, *cycle.values()))
+                        " example, found, example_chunk, example_position)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (run_id, *cycle.values(), chunk, position))
         return cycle
 
     # reading ------------------------------------------------------------

@@ -56,8 +56,18 @@ def _grown(array, used):
 
 
 @kernel
+def _same_deal(a, b):
+    for i in range(a.shape[0]):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+@kernel
 def record_game(position, row, deal, counts, histogram, top_positions, top_rows, top_deals):
     """Count one game and keep it on the leaderboard if it is long enough.
+
+    The leaderboard holds distinct deals.
 
     Loops are counted here but kept by ``record_loop``, which may grow its arrays.
     """
@@ -76,13 +86,16 @@ def record_game(position, row, deal, counts, histogram, top_positions, top_rows,
     if k == 0:
         return
     filled = counts[C_TOP_FILLED]
+    if filled == k and row[R_CARDS] <= top_rows[counts[C_TOP_MIN], R_CARDS]:
+        return  # not longer than the shortest kept (ties go to the earlier deal)
+    for i in range(filled):  # a deal met again (small decks) is kept once, at its first place
+        if top_rows[i, R_CARDS] == row[R_CARDS] and _same_deal(top_deals[i], deal):
+            return
     if filled < k:
         slot = filled
         counts[C_TOP_FILLED] = filled + 1
     else:
         slot = counts[C_TOP_MIN]
-        if row[R_CARDS] <= top_rows[slot, R_CARDS]:
-            return  # not longer than the shortest kept (ties go to the earlier deal)
     top_positions[slot] = position
     top_rows[slot, :] = row
     top_deals[slot, :] = deal
