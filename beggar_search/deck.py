@@ -126,20 +126,7 @@ class Deal:
 
     @classmethod
     def parse(cls, text: str, deck: Deck | str | None = None) -> Deal:
-        deck = deck if isinstance(deck, Deck) else Deck.parse(deck)
-        text = text.strip()
-        if not text:
-            raise DeckError("empty deal: write one hand per player separated by '/'")
-        hands = []
-        for number, hand_text in enumerate(text.split("/"), start=1):
-            hand_text = hand_text.strip()
-            bad = sorted({c for c in hand_text if c not in _CHAR_VALUE})
-            if bad:
-                raise DeckError(
-                    f"hand {number} has characters {''.join(bad)!r}: use - J Q K A or 0-4"
-                )
-            hands.append(tuple(_CHAR_VALUE[c] for c in hand_text))
-        return cls.from_hands(hands, deck)
+        return cls.from_hands(parse_hands(text), deck)
 
     @classmethod
     def from_hands(cls, hands, deck: Deck | str | None = None) -> Deal:
@@ -202,6 +189,21 @@ class Deal:
     def unrank(cls, index: int, deck: Deck | str | None = None, players: int = 2) -> Deal:
         deck = deck if isinstance(deck, Deck) else Deck.parse(deck)
         return cls.from_sequence(unrank_sequence(index, deck), players, deck)
+
+
+def parse_hands(text: str) -> list[tuple[int, ...]]:
+    """Hands from notation (``/`` between hands, top card first), with no deck check."""
+    text = text.strip()
+    if not text:
+        raise DeckError("empty deal: write one hand per player separated by '/'")
+    hands = []
+    for number, hand_text in enumerate(text.split("/"), start=1):
+        hand_text = hand_text.strip()
+        bad = sorted({c for c in hand_text if c not in _CHAR_VALUE})
+        if bad:
+            raise DeckError(f"hand {number} has characters {''.join(bad)!r}: use - J Q K A or 0-4")
+        hands.append(tuple(_CHAR_VALUE[c] for c in hand_text))
+    return hands
 
 
 def format_hands(hands) -> str:

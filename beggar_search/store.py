@@ -83,6 +83,9 @@ CREATE TABLE IF NOT EXISTS cycles (
     found REAL NOT NULL,
     example_chunk INTEGER NOT NULL,
     example_position INTEGER NOT NULL,
+    state TEXT,                       -- a state on the cycle, 'leader:hands' (the hunter)
+    reach_states INTEGER,             -- states whose play enters it (the hunter's reach)
+    reach_complete INTEGER,           -- whether that backward search finished
     PRIMARY KEY (run_id, cycle)
 );
 CREATE TABLE IF NOT EXISTS histogram (
@@ -250,11 +253,12 @@ class Store:
                 " DO UPDATE SET count = count + excluded.count",
                 [(run.id, int(b), int(summary.histogram[b])) for b in bins],
             )
+            new_cycles = [cycle for cycle in summary.cycles
+                          if self._add_cycle(run.id, cycle, chunk, now)]
             games = [("longest", p, r, d) for p, r, d in zip(
                 summary.top_positions, summary.top_rows, summary.top_deals, strict=True)]
             games += [("loops", p, r, d) for p, r, d in zip(
                 summary.loop_positions, summary.loop_rows, summary.loop_deals, strict=True)]
-            new_cycles = []
             for board, position, result_row, sequence in games:
                 result = Result.from_row(result_row, players)
                 deal = str(Deal.from_sequence(sequence, players, run.deck))
@@ -316,12 +320,12 @@ class Store:
         The cycle's example is the deal met first in the run's order of chunks.
         """
         known = self.db.execute(
-            "SELECT example_chunk, example_position FROM cycles WHERE run_id = ? AND cycle = ?",
-            (run_id, result.cycle)).fetchone()
+            "SELECT example, example_chunk, example_position FROM cycles"
+            " WHERE run_id = ? AND cycle = ?", (run_id, result.cycle)).fetchone()
         if known is not None:
             self.db.execute("UPDATE cycles SET deals = deals + 1 WHERE run_id = ? AND cycle = ?",
                             (run_id, result.cycle))
-            if (chunk, position) < tuple(known):
+            if not known["example"] or (chunk, position) < tuple(known)[1:]:
                 self.db.execute(
                     "UPDATE cycles SET example = ?, example_chunk = ?, example_position = ?"
                     " WHERE run_id = ? AND cycle = ?",
@@ -335,6 +339,35 @@ class Store:
                         (run_id, *cycle.values(), chunk, position))
         return cycle
 
+    def _add_cycle(self, run_id, cycle: dict, chunk: int, now) -> bool:
+        """Record a cycle met as a state (the hunter); True if the run had not met it."""
+        if self.db.execute("SELECT 1 FROM cycles WHERE run_id = ? AND cycle = ?",
+                           (run_id, cycle["cycle"])).fetchone():
+            return False
+        self.db.execute(
+            "INSERT INTO cycles (run_id, cycle, period_tricks, period_cards, deals, example,"
+            " found, example_chunk, example_position, state, reach_states, reach_complete)"
+            " VALUES (?, ?, ?, ?, 0, '', ?, ?, ?, ?, ?, ?)",
+            (run_id, cycle["cycle"], cycle["period_tricks"], cycle["period_cards"], now, chunk,
+             cycle["position"], cycle["state"], cycle.get("reach_states"),
+             cycle.get("reach_complete")))
+        cycle.setdefault("example", cycle["state"])
+        return True
+
+    def known_cycles(self, deck: Deck, players: int) -> dict[str, str]:
+        """Every cycle in the file for this deck and player count: id -> a state or deal on it.
+
+        A state is written 'leader:hands'; a deal (player 1 leads) as plain notation.
+        """
+        found = {}
+        for run in self.runs():
+            if run.params["deck"] != deck.spec or run.players != players:
+                continue
+            for row in self.db.execute("SELECT cycle, state, example FROM cycles"
+                                       " WHERE run_id = ?", (run.id,)):
+                found.setdefault(row["cycle"], row["state"] or row["example"])
+        return found
+
     # reading ------------------------------------------------------------
 
     def games(self, run_id: int, board: str, limit: int | None = None) -> list[dict]:
@@ -346,7 +379,8 @@ class Store:
 
     def cycles(self, run_id: int) -> list[dict]:
         rows = self.db.execute(
-            "SELECT cycle, period_tricks, period_cards, deals, example, found FROM cycles"
+            "SELECT cycle, period_tricks, period_cards, deals, example, found, state,"
+            " reach_states, reach_complete FROM cycles"
             " WHERE run_id = ? ORDER BY deals DESC, period_tricks, cycle", (run_id,))
         return [dict(row) for row in rows]
 

@@ -73,7 +73,8 @@ EXPORTS = {
     "longest": ["rank", "deal", "cards", "tricks", "outcome", "winner", "preperiod_tricks",
                 "preperiod_cards", "period_tricks", "period_cards", "cycle", "number", "seed",
                 "chunk", "position", "found"],
-    "cycles": ["cycle", "period_tricks", "period_cards", "deals", "example", "found"],
+    "cycles": ["cycle", "period_tricks", "period_cards", "deals", "example", "state",
+               "reach_states", "reach_complete", "found"],
     "histogram": ["cards", "count"],
 }
 EXPORTS["loops"] = EXPORTS["longest"]

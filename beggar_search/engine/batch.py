@@ -12,7 +12,7 @@ same result however chunks were spread over workers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -205,6 +205,7 @@ class ChunkSummary:
     loop_rows: np.ndarray
     loop_deals: np.ndarray
     seconds: float = 0.0
+    cycles: list[dict] = field(default_factory=list)  # cycles met without a deal (the hunter)
 
     @classmethod
     def from_recorder(cls, recorder, players: int, seconds: float = 0.0) -> ChunkSummary:
