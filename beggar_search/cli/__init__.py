@@ -10,6 +10,7 @@ import click
 
 from ..deck import DeckError
 from ..store import StoreError
+from .bench import bench
 from .common import UserError
 from .deal import deal
 from .play import play
@@ -28,6 +29,7 @@ def cli():
 
 cli.add_command(play)
 cli.add_command(deal)
+cli.add_command(bench)
 cli.add_command(search)
 cli.add_command(plot)
 for command in (runs, show, export):

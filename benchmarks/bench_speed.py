@@ -1,0 +1,112 @@
+"""Reproduce the speed figures of issue 4 and write them as JSON; or check fast2 on many deals.
+
+    python benchmarks/bench_speed.py figures.json [--deals N] [--workers 1 2 ...]
+    python benchmarks/bench_speed.py --verify N [--chunk M]
+
+The figures: the card-by-card baseline kernel (beggar_search/engine/baseline.py)
+and the fast kernel (engine/fast2.py) on one worker, then the fast kernel on each
+worker count, measured as ``beggar-search bench`` does; plus the start-up time of
+a fresh process that loads the numba cache and plays its first deals.
+``--verify`` plays N random deals with both fast2 and the general engine
+(rules.play_sequences) and stops at the first row that differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from beggar_search.cli.bench import measure, time_one, time_parallel
+
+START_UP = (
+    "import time; t = time.perf_counter()\n"
+    "from beggar_search.engine import batch, fast2\n"
+    "from beggar_search.engine.random import chunk_stream\n"
+    "fast2.random_chunk(chunk_stream(1, 0), 1000, 0, batch.new_recorder(10, 52))\n"
+    "print(time.perf_counter() - t)\n"
+)
+
+
+def start_up_seconds() -> float:
+    """Seconds for a fresh process to import, load the cache and play 1000 deals."""
+    subprocess.run([sys.executable, "-c", START_UP], check=True, capture_output=True)  # cache
+    out = subprocess.run([sys.executable, "-c", START_UP], check=True, capture_output=True,
+                         text=True).stdout
+    return float(out.split()[-1])
+
+
+def figures(n_deals: int, workers: list[int]) -> dict:
+    data = measure(n_deals, 1)
+    data.pop("workers")
+    for key in ("deals_per_second", "cards_per_second", "parallel_speedup"):
+        data.pop(key)
+    data["parallel"] = []
+    for count in workers:
+        seconds, cards = (time_one("fast", n_deals) if count == 1
+                          else time_parallel("fast", n_deals, count))
+        data["parallel"].append({
+            "workers": count,
+            "deals_per_second": n_deals * count / seconds,
+            "cards_per_second": cards / seconds,
+            "speedup": n_deals * count / seconds / data["one_worker_deals_per_second"],
+        })
+    data["start_up_seconds"] = start_up_seconds()
+    data["machine"] = {"processor": platform.processor() or platform.machine(),
+                       "python": platform.python_version()}
+    return data
+
+
+def verify(n_deals: int, chunk: int, max_tricks: int = 0) -> int:
+    """Compare fast2 with the general engine on ``n_deals`` random deals; returns mismatches."""
+    from beggar_search.engine import fast2, rules
+    from beggar_search.engine.random import chunk_stream
+
+    stream = chunk_stream(4, 0)
+    done = 0
+    while done < n_deals:
+        size = min(chunk, n_deals - done)
+        deals = fast2.generate(stream, size)
+        fast = np.zeros((size, rules.RESULT_LEN), dtype=np.int64)
+        general = np.zeros_like(fast)
+        fast2.play_sequences(deals, max_tricks, fast)
+        rules.play_sequences(deals, fast2.SPLIT, 0, max_tricks, general)
+        bad = np.flatnonzero((fast != general).any(axis=1))
+        if bad.size:
+            print(f"mismatch at deal {done + bad[0]}: {deals[bad[0]].tolist()}")
+            return int(bad.size)
+        done += size
+        print(f"{done:,} deals agree", flush=True)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("output", nargs="?", help="JSON file for the figures")
+    parser.add_argument("--deals", type=int, default=4_000_000, help="deals per worker")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--verify", type=int, metavar="N", help="check N deals instead")
+    parser.add_argument("--chunk", type=int, default=500_000)
+    parser.add_argument("--max-tricks", type=int, default=0)
+    args = parser.parse_args()
+    if args.verify:
+        return 1 if verify(args.verify, args.chunk, args.max_tricks) else 0
+    if not args.output:
+        parser.error("give a JSON output path (or --verify N)")
+    started = time.time()
+    data = figures(args.deals, args.workers)
+    data["command"] = " ".join(["python", "benchmarks/bench_speed.py"] + sys.argv[1:])
+    data["wall_seconds"] = time.time() - started
+    with open(args.output, "w") as handle:
+        json.dump(data, handle, indent=2)
+    print(json.dumps(data, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
