@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .store import Run, Store
-from .strategies import execute, strategy_for, warm_up
+from .strategies import STRATEGIES, execute, strategy_for, warm_up
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +203,7 @@ def summarise(store: Store, run_id: int) -> dict:
 def start(store: Store, strategy: str, params: dict, workers: int, quiet: bool = False,
           pool_factory=None) -> dict:
     """Create a run and search until it is done or stopped; returns its summary."""
-    run = store.create_run(strategy, params, __version__)
+    run = store.create_run(strategy, STRATEGIES[strategy].prepare(params), __version__)
     return Session(store, run, workers, quiet, pool_factory).execute()
 
 

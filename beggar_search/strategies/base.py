@@ -27,6 +27,12 @@ class Strategy:
     """Plans a run as chunks and plays a chunk.  Subclasses set ``name`` and ``run_chunk``."""
 
     name = ""
+    default_chunk = 1 << 16
+
+    @classmethod
+    def prepare(cls, params: dict) -> dict:
+        """The run's parameters with the strategy's defaults filled in, before it is stored."""
+        return {**params, "chunk_size": params.get("chunk_size") or cls.default_chunk}
 
     def __init__(self, params: dict):
         self.params = params
