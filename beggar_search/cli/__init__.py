@@ -11,6 +11,7 @@ import click
 from ..deck import DeckError
 from ..store import StoreError
 from .bench import bench
+from .climb import climb
 from .common import UserError
 from .deal import deal
 from .play import play
@@ -30,6 +31,7 @@ def cli():
 cli.add_command(play)
 cli.add_command(deal)
 cli.add_command(bench)
+search.add_command(climb)
 cli.add_command(search)
 cli.add_command(plot)
 for command in (runs, show, export):

@@ -8,11 +8,13 @@ the run's parameters and the chunk number only, never on which worker runs it.
 from __future__ import annotations
 
 from .base import ChunkJob, Strategy
+from .climb import ClimbStrategy
 from .sweep import EnumerateStrategy, RandomStrategy
 
 STRATEGIES: dict[str, type[Strategy]] = {
     RandomStrategy.name: RandomStrategy,
     EnumerateStrategy.name: EnumerateStrategy,
+    ClimbStrategy.name: ClimbStrategy,
 }
 
 

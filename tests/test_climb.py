@@ -1,0 +1,134 @@
+"""The climber (search climb): determinism, replayable and distinct leaderboards, resume."""
+
+import pytest
+from click.testing import CliRunner
+
+from beggar_search import Deal, Deck, driver, play
+from beggar_search.cli import cli
+from beggar_search.store import Store
+from beggar_search.strategies import ChunkJob, execute, strategy_for
+
+TINY = "plain=5,J=2,Q=1,K=1"  # loops often, with 2 or 3 players
+NESSLER = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
+
+
+def params(**extra):
+    base = {"deck": "standard", "players": 2, "seed": 5, "top_k": 30, "max_tricks": None,
+            "chunk_size": 3000, "hours": None, "deals": 12000, "explore": 0.5, "pool": 16}
+    return {**base, **extra}
+
+
+def stored(path, run_id=None):
+    with Store(path, create=False) as store:
+        run = store.run(run_id)
+        summary = driver.summarise(store, run.id)
+        for key in ("run", "seconds", "deals_per_second"):
+            summary.pop(key)
+        strip = lambda rows: [{k: v for k, v in r.items() if k != "found"} for r in rows]  # noqa: E731
+        return {"summary": summary, "longest": strip(store.games(run.id, "longest")),
+                "loops": strip(store.games(run.id, "loops")),
+                "cycles": strip(store.cycles(run.id)), "histogram": store.histogram(run.id),
+                "chunks": sorted(store.done_chunks(run.id))}
+
+
+@pytest.mark.parametrize("extra", [{}, {"deck": TINY, "players": 3}])
+def test_same_seed_same_results_whatever_workers(tmp_path, extra):
+    for workers in (1, 2):
+        with Store(tmp_path / f"w{workers}.sqlite") as store:
+            driver.start(store, "climb", params(**extra), workers, quiet=True)
+    one, two = stored(tmp_path / "w1.sqlite"), stored(tmp_path / "w2.sqlite")
+    assert one == two
+    assert one["summary"]["deals"] == 12000
+    assert len(one["longest"]) == 30
+
+
+@pytest.mark.parametrize("extra", [{}, {"deck": TINY, "players": 3, "top_k": 200},
+                                   {"deck": "camicia", "players": 2, "max_tricks": 300}])
+def test_chunk_counts_every_game_and_board_replays(extra):
+    job_params = params(**extra)
+    summary = execute(ChunkJob("climb", 1, 3000, job_params))
+    again = execute(ChunkJob("climb", 1, 3000, job_params))
+    assert summary.deals == 3000
+    assert summary.deals == summary.wins.sum() + summary.loops + summary.caps
+    assert summary.histogram.sum() == summary.wins.sum()
+    assert (summary.top_deals == again.top_deals).all()
+    assert (summary.top_positions == again.top_positions).all()
+    deck = Deck.parse(job_params["deck"])
+    players = job_params["players"]
+    boards = {bytes(d) for d in summary.top_deals}
+    assert len(boards) == len(summary.top_deals)  # distinct deals
+    assert len(set(summary.top_positions.tolist())) == len(summary.top_positions)
+    for deal, row in zip(summary.top_deals, summary.top_rows, strict=True):
+        result = play(Deal.from_sequence(deal, players, deck), deck.spec,
+                      job_params["max_tricks"])
+        assert result.outcome == "win"
+        assert (result.cards, result.tricks) == (row[1], row[2])
+    loops = {bytes(d) for d in summary.loop_deals}
+    assert len(loops) == len(summary.loop_deals)  # each looping deal kept once
+    for deal, row in zip(summary.loop_deals, summary.loop_rows, strict=True):
+        result = play(Deal.from_sequence(deal, players, deck), deck.spec,
+                      job_params["max_tricks"])
+        assert result.outcome == "loop" and result.cards == row[1]
+    if players == 3:
+        assert summary.loops > len(summary.loop_deals) > 0
+
+
+def test_leaderboard_positions_are_first_plays():
+    """A deal on the board is recorded where the chunk first played it."""
+    job_params = params(top_k=3000, chunk_size=2000, deals=2000)
+    summary = execute(ChunkJob("climb", 0, 2000, job_params))
+    # a board as long as the chunk keeps every distinct terminating deal
+    assert len(summary.top_deals) <= summary.wins.sum()
+    first = {}
+    for deal, position in zip(summary.top_deals, summary.top_positions, strict=True):
+        first[bytes(deal)] = int(position)
+    assert len(first) == len(summary.top_deals)
+    assert summary.wins.sum() > len(first) > 0.5 * summary.wins.sum()
+
+
+def test_start_deal_is_honoured():
+    job_params = params(start_deal=NESSLER, top_k=5)
+    summary = execute(ChunkJob("climb", 0, 3000, job_params))
+    assert summary.top_rows[0, 1] >= 8344
+    assert 0 in summary.top_positions.tolist()
+    position = summary.top_positions.tolist().index(0)
+    assert str(Deal.from_sequence(summary.top_deals[position], 2)) == NESSLER
+    with pytest.raises(ValueError):
+        strategy_for("climb", params(start_deal="--J/Q--"))
+
+
+def test_resume_after_interruption(tmp_path):
+    full = tmp_path / "full.sqlite"
+    with Store(full) as store:
+        driver.start(store, "climb", params(), 1, quiet=True)
+    cut = tmp_path / "cut.sqlite"
+    with Store(cut) as store:  # a run stopped after chunks 0 and 2 were stored
+        run = store.create_run("climb", params(), "test")
+        strategy = strategy_for("climb", run.params)
+        for chunk in (0, 2):
+            summary = strategy.run_chunk(ChunkJob("climb", chunk, 3000, run.params))
+            store.add_chunk(run, chunk, summary,
+                            lambda position, chunk=chunk: strategy.number(chunk, position),
+                            strategy.top_k, 1.0)
+        store.set_status(run.id, "stopped")
+    assert sorted(stored(cut)["chunks"]) == [0, 2]
+    with Store(cut) as store:
+        summary = driver.resume(store, None, 2, quiet=True)
+    assert summary["deals"] == 12000 and summary["status"] == "done"
+    one, two = stored(full), stored(cut)
+    one["summary"].pop("version")
+    two["summary"].pop("version")
+    assert one == two
+
+
+def test_command_line(tmp_path):
+    db = str(tmp_path / "c.sqlite")
+    runner = CliRunner()
+    result = runner.invoke(cli, ["search", "climb", "--deals", "2000", "--start", NESSLER,
+                                 "--workers", "1", "--db", db, "--seed", "1", "--quiet",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    assert '"cards": 8344' in result.output and '"strategy": "climb"' in result.output
+    result = runner.invoke(cli, ["search", "climb", "--deals", "10", "--start", "--J/Q--",
+                                 "--db", db])
+    assert result.exit_code != 0
