@@ -10,13 +10,63 @@ from ..deck import DeckError
 from .common import UserError, deck_option, json_option, open_store, parse_deck, print_summary
 
 DEFAULT_CHUNK = 1 << 16
+CLUSTER_META = "beggar_search.cluster"  # where the cluster options wait for launch/resume
+WORKERS_HELP = ("Worker processes [default: all cores].  With --scheduler or --cluster only the"
+                " limit on chunks in flight (twice N) [default: the cluster's worker threads].")
+
+
+def _remember_cluster(ctx, param, value):
+    options = ctx.meta.setdefault(CLUSTER_META, {})
+    options[param.name] = value
+    return value
+
+
+def _check_cluster(ctx, param, value):
+    if value is not None:
+        from ..distributed import parse_cluster
+
+        try:
+            parse_cluster(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error)) from None
+    return _remember_cluster(ctx, param, value)
+
+
+def cluster_options(function):
+    """``--scheduler`` and ``--cluster``: run the chunks on Dask (see docs/cluster.md).
+
+    The values are not passed to the command; ``launch`` and ``resume`` read them from
+    the click context, so every command built on ``search_options`` gets them.
+    """
+    options = [
+        click.option("--scheduler", metavar="ADDRESS", default=None, expose_value=False,
+                     callback=_remember_cluster,
+                     help="Run the chunks on the Dask cluster whose scheduler is at ADDRESS"
+                          " (e.g. tcp://10.0.0.5:8786)."),
+        click.option("--cluster", metavar="local[:N]", default=None, expose_value=False,
+                     callback=_check_cluster,
+                     help="Run the chunks on a Dask LocalCluster of N worker processes"
+                          " [default N: all cores]."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def cluster_settings():
+    """The ``--scheduler``/``--cluster`` values of the command being run."""
+    from ..distributed import ClusterOptions
+
+    ctx = click.get_current_context(silent=True)
+    options = ctx.meta.get(CLUSTER_META, {}) if ctx is not None else {}
+    return ClusterOptions(scheduler=options.get("scheduler"), cluster=options.get("cluster"))
 
 
 def search_options(function):
     """Options every search shares."""
     options = [
         click.option("--workers", type=click.IntRange(min=1), default=None,
-                     help="Worker processes [default: all cores]."),
+                     help=WORKERS_HELP),
         click.option("--db", "db_path", default="beggar-search.sqlite", show_default=True,
                      type=click.Path(dir_okay=False), help="Results file."),
         click.option("--hours", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -35,7 +85,7 @@ def search_options(function):
     ]
     for option in reversed(options):
         function = option(function)
-    return function
+    return cluster_options(function)
 
 
 def fresh_seed() -> int:
@@ -53,10 +103,18 @@ def run_params(deck_spec, players, seed, top_k, max_tricks, chunk_size, hours, *
             "hours": hours, **extra}
 
 
-def launch(strategy: str, params: dict, db_path, workers, quiet, as_json) -> None:
+def launch(strategy: str, params: dict, db_path, workers, quiet, as_json,
+           cluster=None) -> None:
+    """Start a run and print its summary.
+
+    ``cluster``: a ``distributed.ClusterOptions``; by default the command's
+    ``--scheduler``/``--cluster`` (none: local worker processes).
+    """
+    cluster = cluster_settings() if cluster is None else cluster
+    factory = cluster.pool_factory(workers)
     with open_store(db_path) as store:
         summary = driver.start(store, strategy, params, workers or driver.default_workers(),
-                               quiet)
+                               quiet, pool_factory=factory)
     print_summary(summary, as_json)
 
 
@@ -111,15 +169,17 @@ def enumerate_search(deck_spec, players, start, count, workers, db_path, hours, 
 @click.option("--db", "db_path", default="beggar-search.sqlite", show_default=True,
               type=click.Path(dir_okay=False), help="Results file.")
 @click.option("--run", "run_id", type=int, default=None, help="Run to resume [default: latest].")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes [default: all cores].")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help=WORKERS_HELP)
 @click.option("--quiet", is_flag=True, help="No progress bar or log lines.")
 @json_option
+@cluster_options
 def resume(db_path, run_id, workers, quiet, as_json):
-    """Continue a stopped or killed run where it stopped, without repeating a deal."""
+    """Continue a stopped or killed run where it stopped, without repeating a deal.
+
+    A run may be resumed on a cluster though it started locally, and the other way round.
+    """
+    factory = cluster_settings().pool_factory(workers)
     with open_store(db_path, create=False) as store:
-        summary = driver.resume(store, run_id, workers or driver.default_workers(), quiet)
+        summary = driver.resume(store, run_id, workers or driver.default_workers(), quiet,
+                                pool_factory=factory)
     print_summary(summary, as_json)
-
-
-

@@ -1,0 +1,233 @@
+"""Runs a search's chunks as tasks on a Dask cluster (the optional ``distributed`` extra).
+
+The client process plans the chunks and stores every finished one, exactly as with
+local workers (see ``driver``); only the playing moves to the cluster.  Each chunk is
+one task of ``strategies.execute``, keyed by the run's parameters and the chunk
+number, so a chunk is the same task wherever and however often it runs:
+
+- an exception in a chunk is retried (``RETRIES`` times);
+- a worker that dies takes its chunks with it and the scheduler runs them again
+  elsewhere (up to Dask's ``distributed.scheduler.allowed-failures``);
+- the store ignores a chunk it already holds, so nothing counts twice.
+
+Workers compile the kernels once, before their first chunk, through a worker plugin
+that also runs on every worker that joins (or is restarted) later.
+
+Importing this module needs no Dask; building a pool without it raises a
+``UserError`` that says what to install.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import re
+import signal
+import threading
+import time
+from dataclasses import dataclass
+
+from .cli.common import UserError
+from .strategies import execute, warm_up
+
+log = logging.getLogger(__name__)
+
+INSTALL_HINT = "pip install 'beggar-search[distributed]'"
+RETRIES = 3
+REFRESH_SECONDS = 10.0  # how often the in-flight limit follows the cluster's size
+
+
+def require_dask() -> None:
+    """Raise a ``UserError`` naming the extra to install when Dask is missing."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise UserError(f"--scheduler and --cluster need Dask: {INSTALL_HINT}") from None
+
+
+def parse_cluster(spec: str) -> int | None:
+    """``local`` or ``local:N``: the local cluster's worker processes (None: one per core)."""
+    match = re.fullmatch(r"local(?::(\d+))?", spec.strip())
+    if not match or (match.group(1) is not None and int(match.group(1)) < 1):
+        raise ValueError(f"expected local or local:N with N >= 1, not {spec!r}")
+    return None if match.group(1) is None else int(match.group(1))
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """Where chunks run: a scheduler's address, or a local cluster of ``local_workers``."""
+
+    scheduler: str | None = None
+    cluster: str | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return self.scheduler is not None or self.cluster is not None
+
+    def pool_factory(self, in_flight: int | None = None):
+        """A driver pool factory, or None for local workers.
+
+        ``in_flight``: the ``--workers`` value; on a cluster it only bounds the chunks in
+        flight (twice that many); None follows the cluster's worker threads.
+        """
+        if not self.enabled:
+            return None
+        if self.scheduler is not None and self.cluster is not None:
+            raise UserError("give --scheduler or --cluster, not both")
+        require_dask()
+        local_workers = None if self.cluster is None else _checked_cluster(self.cluster)
+
+        def factory(workers: int, name: str, params: dict) -> DaskPool:
+            return DaskPool(name, params, scheduler=self.scheduler,
+                            local=self.cluster is not None, local_workers=local_workers,
+                            in_flight=in_flight)
+
+        return factory
+
+
+def _checked_cluster(spec: str) -> int | None:
+    try:
+        return parse_cluster(spec)
+    except ValueError as error:
+        raise UserError(f"--cluster: {error}") from None
+
+
+def run_token(name: str, params: dict) -> str:
+    """A short name for a run's content: equal parameters play equal chunks."""
+    from dask.base import tokenize
+
+    return f"{name}-{tokenize(name, params)[:12]}"
+
+
+def kernels_token(name: str, params: dict) -> str:
+    """What decides the kernels a run compiles: one warm-up plugin per such set."""
+    from dask.base import tokenize
+
+    keys = ("deck", "players", "engine")
+    return f"{name}-{tokenize(name, *(params.get(key) for key in keys))[:12]}"
+
+
+def chunk_key(token: str, chunk: int) -> str:
+    return f"beggar-search-{token}-chunk-{chunk}"
+
+
+def _plugin_class():
+    """The worker plugin class (defined on first use, so this module imports without Dask)."""
+    global _WarmUp
+    if _WarmUp is None:
+        from distributed import WorkerPlugin
+
+        class WarmUp(WorkerPlugin):
+            """Compile the strategy's kernels on a worker before its first chunk."""
+
+            idempotent = True
+
+            def __init__(self, name: str, params: dict, ignore_interrupt: bool):
+                self.name, self.params = name, params
+                self.ignore_interrupt = ignore_interrupt
+
+            def setup(self, worker) -> None:
+                if self.ignore_interrupt and threading.current_thread() is threading.main_thread():
+                    # A local cluster shares the terminal: Ctrl-C is for the client to handle.
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)
+                started = time.perf_counter()
+                warm_up(self.name, self.params)
+                log.info("warmed up %s in %.2f s", self.name, time.perf_counter() - started)
+
+        WarmUp.__module__ = __name__
+        WarmUp.__qualname__ = "WarmUp"
+        _WarmUp = WarmUp
+    return _WarmUp
+
+
+_WarmUp = None
+
+
+def __getattr__(attribute: str):
+    if attribute == "WarmUp":  # lets workers unpickle the plugin by reference
+        return _plugin_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")
+
+
+class DaskPool:
+    """The driver's pool interface on a ``distributed.Client``.
+
+    ``scheduler``: connect to that address; ``local``: start a ``LocalCluster`` of
+    ``local_workers`` processes (default: one per core) with one thread each.
+    """
+
+    def __init__(self, name: str, params: dict, scheduler: str | None = None,
+                 local: bool = False, local_workers: int | None = None,
+                 in_flight: int | None = None, timeout: float = 30.0):
+        require_dask()
+        from distributed import Client, LocalCluster
+
+        from .driver import default_workers
+
+        self.cluster = None
+        try:
+            if local or scheduler is None:
+                self.cluster = LocalCluster(
+                    n_workers=local_workers or default_workers(), threads_per_worker=1,
+                    processes=True, dashboard_address=":0")
+                scheduler = self.cluster.scheduler_address
+            self.client = Client(scheduler, timeout=timeout, set_as_default=False)
+        except OSError as error:
+            self._close_cluster()
+            raise UserError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+        except BaseException:
+            self._close_cluster()
+            raise
+        self.address = scheduler
+        self.token = run_token(name, params)
+        self.fixed = in_flight
+        self._threads = 0
+        self._checked = float("-inf")
+        self.finished: queue.SimpleQueue = queue.SimpleQueue()
+        self.client.register_plugin(_plugin_class()(name, params, self.cluster is not None),
+                                    name=f"beggar-search-warm-up-{kernels_token(name, params)}")
+        log.info("Dask cluster at %s: %d worker threads", scheduler, self.workers)
+
+    @property
+    def workers(self) -> int:
+        """The in-flight limit is twice this: ``--workers``, or the cluster's threads now."""
+        if self.fixed is not None:
+            return self.fixed
+        now = time.monotonic()
+        if now - self._checked > REFRESH_SECONDS:
+            self._threads = sum(self.client.nthreads().values())
+            self._checked = now
+        return max(1, self._threads)
+
+    def submit(self, job):
+        future = self.client.submit(execute, job, key=chunk_key(self.token, job.chunk),
+                                    pure=False, retries=RETRIES)
+        future.add_done_callback(self.finished.put)
+        return future
+
+    def wait(self, futures, timeout: float):
+        """Chunks finished (or failed) among ``futures``, waiting up to ``timeout`` for one."""
+        while not self.finished.empty():  # notices of chunks already answered
+            self.finished.get_nowait()
+        done = {future for future in futures if future.done()}
+        if not done:
+            try:
+                self.finished.get(timeout=timeout)
+            except queue.Empty:
+                pass
+            done = {future for future in futures if future.done()}
+        if any(future.cancelled() for future in done):
+            raise UserError(f"lost the Dask scheduler at {self.address}; the chunks stored so"
+                            " far are kept: continue with `beggar-search search resume`")
+        return done, set(futures) - done
+
+    def close(self, cancel: bool) -> None:
+        try:
+            self.client.close()
+        finally:
+            self._close_cluster()
+
+    def _close_cluster(self) -> None:
+        if self.cluster is not None:
+            self.cluster.close()
+            self.cluster = None

@@ -1,0 +1,203 @@
+"""Searches on a Dask cluster store exactly what the local driver stores."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from beggar_search import driver
+from beggar_search.cli import main
+from beggar_search.store import Store
+
+pytestmark = pytest.mark.distributed
+
+TINY = "plain=5,J=2,Q=1,K=1"  # 1512 deals, 12 of them loop into 2 cycles
+DEADLINE = 60.0  # seconds any one cluster run may take before a test gives up
+
+
+def stored(path, run_id=None):
+    """Everything a run stored, minus times, ids and which deal was met first."""
+    with Store(path, create=False) as store:
+        run = store.run(run_id)
+        summary = driver.summarise(store, run.id)
+        for key in ("run", "seconds", "deals_per_second"):
+            summary.pop(key)
+
+        def strip(rows, drop=("found",)):
+            return [{k: v for k, v in row.items() if k not in drop} for row in rows]
+
+        return {"summary": summary, "longest": strip(store.games(run.id, "longest")),
+                "loops": strip(store.games(run.id, "loops")),
+                "cycles": strip(store.cycles(run.id), ("found", "example")),
+                "histogram": store.histogram(run.id),
+                "chunks": sorted(store.done_chunks(run.id))}
+
+
+def cli(args, capsys):
+    """Run the command line in this process; its exit status."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    capsys.readouterr()
+    return exit_info.value.code
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A LocalCluster of 2 worker processes, one thread each; its scheduler's address."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        yield cluster.scheduler_address
+
+
+def on_time(function, *args, seconds=DEADLINE):
+    """Call ``function`` in the main thread; a watchdog interrupts it if it hangs."""
+    finished = threading.Event()
+
+    def watchdog():
+        for grace in (seconds, 10.0):  # Ctrl-C, then Ctrl-C again: the driver drops its chunks
+            if finished.wait(grace):
+                return
+            signal.raise_signal(signal.SIGINT)
+
+    threading.Thread(target=watchdog, daemon=True).start()
+    started = time.monotonic()
+    try:
+        return function(*args)
+    finally:
+        finished.set()
+        assert time.monotonic() - started < seconds, "the cluster run hung"
+
+
+def test_random_search_on_a_local_cluster_matches_local(tmp_path, capsys, scheduler):
+    common = ["search", "random", "--deck", TINY, "--players", "3", "--seed", "5",
+              "--deals", "20000", "--chunk-size", "1000", "--top", "20", "--quiet"]
+    assert cli([*common, "--db", str(tmp_path / "local.sqlite"), "--workers", "1"], capsys) == 0
+    assert on_time(cli, [*common, "--db", str(tmp_path / "cluster.sqlite"), "--cluster",
+                         "local:2"], capsys) == 0
+    local, cluster = stored(tmp_path / "local.sqlite"), stored(tmp_path / "cluster.sqlite")
+    assert cluster == local
+    assert local["summary"]["deals"] == 20000 and local["summary"]["loops"] > 0
+    assert len(local["chunks"]) == 20
+
+
+def test_enumeration_on_a_scheduler_matches_local(tmp_path, capsys, scheduler):
+    common = ["search", "enumerate", "--deck", TINY, "--chunk-size", "100", "--top", "30",
+              "--quiet"]
+    assert cli([*common, "--db", str(tmp_path / "local.sqlite"), "--workers", "1"], capsys) == 0
+    assert on_time(cli, [*common, "--db", str(tmp_path / "cluster.sqlite"), "--scheduler",
+                         scheduler, "--workers", "3"], capsys) == 0
+    local, cluster = stored(tmp_path / "local.sqlite"), stored(tmp_path / "cluster.sqlite")
+    assert cluster == local
+    assert local["summary"]["deals"] == 1512 and local["summary"]["loops"] == 12
+    assert len(local["cycles"]) == 2
+
+
+class StopAfter(driver.InlinePool):
+    """Local worker that acts as if Ctrl-C came after a few chunks."""
+
+    def __init__(self, workers, name, params):
+        super().__init__(workers, name, params)
+        self.waits = 0
+
+    def wait(self, futures, timeout):
+        self.waits += 1
+        if self.waits == 4:
+            raise KeyboardInterrupt
+        return super().wait(futures, timeout)
+
+
+def test_resume_on_a_cluster_completes_a_local_run(tmp_path, capsys, scheduler):
+    params = {"deck": TINY, "players": 2, "seed": None, "top_k": 10, "max_tricks": None,
+              "chunk_size": 100, "hours": None, "deals": 1512, "start": 0}
+    with Store(tmp_path / "local.sqlite") as store:
+        driver.start(store, "enumerate", params, 1, quiet=True)
+    with Store(tmp_path / "resumed.sqlite") as store:
+        summary = driver.start(store, "enumerate", params, 1, quiet=True, pool_factory=StopAfter)
+    assert summary["status"] == "stopped" and 0 < summary["deals"] < 1512
+    assert on_time(cli, ["search", "resume", "--db", str(tmp_path / "resumed.sqlite"),
+                         "--scheduler", scheduler, "--quiet"], capsys) == 0
+    assert stored(tmp_path / "resumed.sqlite") == stored(tmp_path / "local.sqlite")
+
+
+def test_a_killed_worker_loses_nothing_and_counts_nothing_twice(tmp_path, scheduler):
+    from distributed import Client
+
+    from beggar_search.distributed import ClusterOptions
+
+    params = {"deck": "standard", "players": 2, "seed": 3, "top_k": 10, "max_tricks": None,
+              "chunk_size": 16384, "hours": None, "deals": 30 * 16384,
+              "engine": "general"}  # about 0.2 s a chunk: the run lasts a few seconds
+    path = tmp_path / "cluster.sqlite"
+    with Client(scheduler, set_as_default=False) as client:
+        pids = client.run(os.getpid)
+        killed = {}
+
+        def kill_one_worker():
+            """After the first chunks land, kill a worker in the middle of its chunk."""
+            deadline = time.monotonic() + DEADLINE
+            while time.monotonic() < deadline:
+                time.sleep(0.05)
+                try:
+                    with sqlite3.connect(path) as db:
+                        chunks = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+                except sqlite3.Error:
+                    continue
+                if chunks >= 4:
+                    address, pid = sorted(pids.items())[0]
+                    busy = client.processing([address])[address]
+                    os.kill(pid, signal.SIGKILL)
+                    killed.update(address=address, pid=pid, chunks=chunks, busy=busy)
+                    return
+
+        killer = threading.Thread(target=kill_one_worker, daemon=True)
+        killer.start()
+        factory = ClusterOptions(scheduler=scheduler).pool_factory()
+        with Store(path) as store:
+            summary = on_time(driver.start, store, "random", params, 2, True, factory)
+        killer.join(timeout=5)
+        assert killed, "the run ended before a worker could be killed"
+        assert killed["chunks"] < 30 and killed["busy"], "the worker died with no chunk"
+        assert os.getpid() not in pids.values()
+        assert summary["status"] == "done"
+        # the nanny restarts the worker; the cluster is whole again for the next test
+        restarted = time.monotonic() + 30
+        while len(client.nthreads()) < 2 and time.monotonic() < restarted:
+            time.sleep(0.2)
+    with Store(tmp_path / "local.sqlite") as store:
+        driver.start(store, "random", params, 1, quiet=True)
+    cluster, local = stored(path), stored(tmp_path / "local.sqlite")
+    assert cluster == local
+    assert cluster["summary"]["deals"] == 30 * 16384 and cluster["chunks"] == list(range(30))
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*), sum(deals) FROM chunks").fetchone() == (
+            30, 30 * 16384)
+
+
+def test_without_dask_the_cluster_options_say_what_to_install(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    for option in (["--scheduler", "tcp://127.0.0.1:8786"], ["--cluster", "local:2"]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["search", "random", "--deals", "10", "--db", str(tmp_path / "r.sqlite"),
+                  *option])
+        assert exit_info.value.code == 2
+        error = capsys.readouterr().err.strip().splitlines()
+        assert len(error) == 1 and "pip install 'beggar-search[distributed]'" in error[0]
+    assert not (tmp_path / "r.sqlite").exists()
+    with pytest.raises(SystemExit) as exit_info:
+        main(["search", "resume", "--db", str(tmp_path / "r.sqlite"), "--cluster", "local"])
+    assert exit_info.value.code == 2
+    assert "pip install 'beggar-search[distributed]'" in capsys.readouterr().err
+
+
+def test_importing_the_package_imports_no_dask():
+    code = ("import sys, beggar_search, beggar_search.cli, beggar_search.distributed;"
+            " print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True, timeout=60)
+    assert result.stdout.strip() == "[]"
