@@ -6,7 +6,7 @@ import click
 from click.core import ParameterSource
 
 from ..deck import Deal, DeckError
-from ..strategies.climb import DEFAULT_EXPLORE, DEFAULT_POOL, default_chunk_size
+from ..strategies.climb import DEFAULT_EXPLORE, DEFAULT_POOL
 from .common import UserError, deck_option, parse_deck
 from .search import launch, players_option, run_params, search_options
 
@@ -42,7 +42,6 @@ def climb(ctx, deals, start_deal, deck_spec, players, explore, pool, workers, db
                 raise UserError(f"--start has {deal.players} hands but --players is {players}")
             players = deal.players
         start_deal = str(deal)
-    chunk_size = chunk_size or default_chunk_size(deck, players)
     params = run_params(deck_spec, players, seed, top_k, max_tricks, chunk_size, hours,
                         deals=deals, start_deal=start_deal, explore=explore, pool=pool)
     launch("climb", params, db_path, workers, quiet, as_json)

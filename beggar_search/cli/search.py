@@ -9,7 +9,6 @@ from .. import driver
 from ..deck import DeckError
 from .common import UserError, deck_option, json_option, open_store, parse_deck, print_summary
 
-DEFAULT_CHUNK = 1 << 16
 CLUSTER_META = "beggar_search.cluster"  # where the cluster options wait for launch/resume
 WORKERS_HELP = ("Worker processes [default: all cores].  With --scheduler or --cluster only the"
                 " limit on chunks in flight (twice N) [default: the cluster's worker threads].")
@@ -99,7 +98,7 @@ def run_params(deck_spec, players, seed, top_k, max_tricks, chunk_size, hours, *
     except DeckError as error:
         raise UserError(str(error)) from None
     return {"deck": deck.spec, "players": players, "seed": fresh_seed() if seed is None else seed,
-            "top_k": top_k, "max_tricks": max_tricks, "chunk_size": chunk_size or DEFAULT_CHUNK,
+            "top_k": top_k, "max_tricks": max_tricks, "chunk_size": chunk_size,
             "hours": hours, **extra}
 
 

@@ -33,25 +33,14 @@ import time
 
 import numpy as np
 
-from ..deck import STANDARD, Deal, DeckError
+from ..deck import STANDARD, Deal, Deck, DeckError
 from ..engine import batch, rules
 from ..engine.batch import C_LOOPS_KEPT, C_TOP_FILLED, C_TOP_MIN, ChunkSummary
+from ..engine.fast2 import play_sequences as _standard_play
 from ..engine.random import below, chunk_stream, next_u64, shuffle
 from ..engine.rules import CAPACITY, LOOP, R_CARDS, R_OUTCOME, RESULT_LEN, WIN
 from ..jit import kernel
 from .base import ChunkJob, Strategy
-
-try:  # the bit-mask kernel for the standard deck and two players, where there is one
-    from ..engine.fast2 import play_sequences as _standard_play
-    HAVE_FAST = True
-except ImportError:  # pragma: no cover - the general engine plays every deal
-    HAVE_FAST = False
-    _STANDARD_SPLIT = np.array([26, 26], dtype=np.int64)
-
-    @kernel
-    def _standard_play(sequences, max_tricks, results):
-        rules.play_sequences(sequences, _STANDARD_SPLIT, 0, max_tricks, results)
-
 
 DEFAULT_EXPLORE = 0.5  # share of games that are fresh random deals
 DEFAULT_POOL = 64  # deals whose neighbourhoods are searched
@@ -246,7 +235,7 @@ def climb_chunk(stream, n_games, start_deal, sorted_cards, split, max_tricks, fa
 
 def games_per_second(deck, players: int) -> float:
     """A rough speed of the walk, for sizing chunks to about a second of work."""
-    if HAVE_FAST and deck == STANDARD and players == 2:
+    if deck == STANDARD and players == 2:
         return 150_000.0
     return 60_000.0 * 52 / max(deck.size, 1)
 
@@ -271,12 +260,18 @@ class ClimbStrategy(Strategy):
 
     name = "climb"
 
+    @classmethod
+    def prepare(cls, params: dict) -> dict:
+        chunk = params.get("chunk_size") or default_chunk_size(
+            Deck.parse(params["deck"]), int(params["players"]))
+        return {**params, "chunk_size": chunk}
+
     def __init__(self, params: dict):
         super().__init__(params)
         self.explore = float(params.get("explore", DEFAULT_EXPLORE))
         self.pool = int(params.get("pool", DEFAULT_POOL))
         self.start = start_sequence(params.get("start_deal"), self.deck, self.players)
-        self.fast = HAVE_FAST and self.deck == STANDARD and self.players == 2
+        self.fast = self.deck == STANDARD and self.players == 2
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
         begin = time.perf_counter()
