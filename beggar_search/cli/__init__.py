@@ -16,6 +16,7 @@ from .common import UserError
 from .deal import deal
 from .play import play
 from .plot import plot
+from .reach import reach
 from .results import export, runs, show
 from .search import search
 
@@ -30,6 +31,7 @@ def cli():
 
 cli.add_command(play)
 cli.add_command(deal)
+cli.add_command(reach)
 cli.add_command(bench)
 search.add_command(climb)
 cli.add_command(search)
