@@ -25,7 +25,7 @@ import numpy as np
 
 from .deck import N_VALUES, Deal, Deck, DeckError, format_hands
 from .engine import backward, rules
-from .engine.game import as_deal, play_state
+from .engine.game import as_deal, play_state, state_cycle
 from .engine.rules import CAPACITY
 from .jit import kernel
 
@@ -268,22 +268,6 @@ class _Store:
         return [self.hands_at(int(i))[0] for i in _matching(self.keys, self.count, key[0])]
 
 
-def _cycle_of(hands: Sequence[Sequence[int]], leader: int):
-    """The looping result and the states round the cycle of a state's game."""
-    result = play_state(hands, leader)
-    if result.outcome != "loop":
-        return result, []
-    state = rules.State.from_hands([list(h) for h in hands], leader)
-    pile = rules.new_pile()
-    for _ in range(result.preperiod_tricks):
-        rules.play_trick(*state.arrays(), pile)
-    cycle = []
-    for _ in range(result.period_tricks):
-        cycle.append((state.hand_list(), state.leader))
-        rules.play_trick(*state.arrays(), pile)
-    return result, cycle
-
-
 class NoLoop(ValueError):
     """The game given ends (or stops at a cap): there is no cycle to reach."""
 
@@ -317,7 +301,8 @@ def reach_state(hands: Sequence[Sequence[int]], leader: int = 0,
     split = deck.split(players)
     if not 0 <= leader < players or not hands[leader]:
         raise ValueError(f"leader {leader} does not hold cards in a game of {players} players")
-    result, cycle = _cycle_of(hands, leader)
+    result = play_state(hands, leader)
+    cycle = state_cycle(hands, leader)
     if not cycle:
         raise NoLoop(f"the game ends ({result.outcome}) after {result.cards} cards and "
                      f"{result.tricks} tricks: it does not loop")

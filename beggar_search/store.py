@@ -368,6 +368,14 @@ class Store:
                 found.setdefault(row["cycle"], row["state"] or row["example"])
         return found
 
+    def cycle_entry(self, cycle: str) -> tuple[str, Deck]:
+        """A state ('leader:hands') or deal on a stored cycle, and its deck."""
+        row = self.db.execute("SELECT run_id, state, example FROM cycles WHERE cycle = ?"
+                              " ORDER BY run_id LIMIT 1", (cycle,)).fetchone()
+        if row is None:
+            raise StoreError(f"no cycle {cycle} in {self.path}")
+        return row["state"] or row["example"], self.run(row["run_id"]).deck
+
     # reading ------------------------------------------------------------
 
     def games(self, run_id: int, board: str, limit: int | None = None) -> list[dict]:

@@ -14,6 +14,7 @@ from .bench import bench
 from .climb import climb
 from .common import UserError
 from .deal import deal
+from .hunt import hunt
 from .play import play
 from .plot import plot
 from .reach import reach
@@ -34,6 +35,7 @@ cli.add_command(deal)
 cli.add_command(reach)
 cli.add_command(bench)
 search.add_command(climb)
+search.add_command(hunt)
 cli.add_command(search)
 cli.add_command(plot)
 for command in (runs, show, export):

@@ -1,10 +1,13 @@
 """``beggar-search reach``: every state, and every fair deal, whose play enters a deal's cycle."""
 
+import re
+
 import click
 
 from ..deck import Deal
 from ..reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
-from .common import UserError, deck_option, emit, json_option, parse_deck
+from ..strategies.hunt import parse_state
+from .common import UserError, deck_option, emit, json_option, open_store, parse_deck
 
 
 def summary(source: str, result: ReachResult) -> str:
@@ -27,36 +30,46 @@ def summary(source: str, result: ReachResult) -> str:
     return "\n".join(lines)
 
 
-def _start(deal_text: str, deck_spec: str) -> tuple[list[list[int]], int, str]:
-    """The state to search from, its leader and how to name it.
+def _start(text: str, deck_spec: str, db_path: str):
+    """The state to search from, its leader, its deck and how to name it.
 
-    The one place that turns the command's argument into a state: other sources
-    (a cycle id from the results store) belong here.
+    ``text`` is a deal, or a cycle id (16 hex digits) looked up in the results file.
     """
-    deal = Deal.parse(deal_text, parse_deck(deck_spec))
-    return [list(hand) for hand in deal.hands], 0, str(deal)
+    if re.fullmatch(r"[0-9a-f]{16}", text.strip().lower()):
+        with open_store(db_path, create=False) as store:
+            entry, deck = store.cycle_entry(text.strip().lower())
+        if ":" in entry:
+            hands, leader = parse_state(entry)
+            return hands, leader, deck, f"cycle {text} (state {entry})"
+        text, deck_spec = entry, deck.spec
+    deck = parse_deck(deck_spec)
+    deal = Deal.parse(text, deck)
+    return [list(hand) for hand in deal.hands], 0, deck, str(deal)
 
 
-@click.command()
-@click.argument("deal_text", metavar="DEAL")
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("deal_text", metavar="DEAL|CYCLE")
 @deck_option
+@click.option("--db", "db_path", default="beggar-search.sqlite", show_default=True,
+              type=click.Path(dir_okay=False), help="Results file to find a CYCLE id in.")
 @click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES,
               show_default=True, metavar="N", help="Stop after finding N states.")
 @click.option("--seconds", type=click.FloatRange(min=0), default=None, metavar="S",
               help="Stop after S seconds.")
 @json_option
-def reach(deal_text, deck_spec, max_states, seconds, as_json):
+def reach(deal_text, deck_spec, db_path, max_states, seconds, as_json):
     """Search backwards from the cycle DEAL loops on: every state that enters it.
+
+    Instead of a deal, give a cycle id from the results file (`export --what cycles`).
 
     Reports how many states enter the cycle (the cycle included), the most tricks
     any of them takes to get there, and the fair deals among them: the even split
     with player 1 to lead, and (two players) with player 2 to lead, written with
     the hands swapped.  A budget that stops the search is reported as incomplete.
     """
-    hands, leader, source = _start(deal_text, deck_spec)
+    hands, leader, deck, source = _start(deal_text, deck_spec, db_path)
     try:
-        result = reach_state(hands, leader, parse_deck(deck_spec), max_states=max_states,
-                             seconds=seconds)
+        result = reach_state(hands, leader, deck, max_states=max_states, seconds=seconds)
     except NoLoop as error:
         raise UserError(f"{source}: {error}") from None
     emit({"from": source, **result.to_dict()}, as_json, summary(source, result))

@@ -30,6 +30,12 @@ def cycle_name(key: int) -> str:
     return f"{int(key) & 0xFFFFFFFFFFFFFFFF:016x}"
 
 
+def cycle_key(name: str) -> int:
+    """The kernel's int64 key of a cycle id (inverse of ``cycle_name``)."""
+    key = int(name, 16)
+    return key - (1 << 64) if key >= 1 << 63 else key
+
+
 @dataclass(frozen=True)
 class Result:
     """What happened in one game; fields as in ``beggar-search play --json``."""
@@ -163,11 +169,15 @@ def cycle_states(deal: Deal | str | Sequence, deck: Deck | str | None = None):
 
     Each state is ``(hands, leader)`` with 0-based leader.  Empty for a game that ends.
     """
-    deal = as_deal(deal, deck)
-    result = play(deal)
+    return state_cycle(as_deal(deal, deck).hands, 0)
+
+
+def state_cycle(hands: Sequence[Sequence[int]], leader: int = 0):
+    """The states of the cycle that a state plays into, from the first one met (or [])."""
+    result = play_state(hands, leader)
     if result.outcome != "loop":
         return []
-    state = rules.State.from_hands(deal.hands)
+    state = rules.State.from_hands(hands, leader)
     pile = rules.new_pile()
     for _ in range(result.preperiod_tricks):
         rules.play_trick(*state.arrays(), pile)

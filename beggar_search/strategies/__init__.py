@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from .base import ChunkJob, Strategy
 from .climb import ClimbStrategy
+from .hunt import HuntStrategy
 from .sweep import EnumerateStrategy, RandomStrategy
 
 STRATEGIES: dict[str, type[Strategy]] = {
     RandomStrategy.name: RandomStrategy,
     EnumerateStrategy.name: EnumerateStrategy,
     ClimbStrategy.name: ClimbStrategy,
+    HuntStrategy.name: HuntStrategy,
 }
 
 

@@ -1,0 +1,41 @@
+"""``beggar-search search hunt``: the loop hunter."""
+
+from __future__ import annotations
+
+import click
+
+from ..deck import STANDARD
+from ..strategies.hunt import CASELLA, starting_points
+from .common import deck_option, open_store, parse_deck
+from .search import launch, players_option, run_params, search_options
+
+
+@click.command("hunt")
+@click.option("--tries", "deals", type=click.IntRange(min=1), default=None,
+              help="States to try in total [default: until Ctrl-C or --hours].")
+@deck_option
+@players_option
+@click.option("--reach-states", type=click.IntRange(min=1), default=5_000_000,
+              show_default=True, help="Budget of the backward search run on each new cycle.")
+@click.option("--reach-seconds", type=click.FloatRange(min=0, min_open=True), default=120.0,
+              show_default=True, help="Time budget of that backward search.")
+@search_options
+def hunt(deals, deck_spec, players, reach_states, reach_seconds, workers, db_path, hours, seed,
+         top_k, max_tricks, chunk_size, quiet, as_json):
+    """Hunt loops near known cycles; find the fair deals that reach each new cycle.
+
+    It starts from the Casella cycle (standard deck, 2 players) and every cycle of this
+    deck already in the results file; with none, it tries random states.  Each new
+    cycle is stored with the fair deals found reaching it (`export --what cycles|loops`).
+    Run it again to start from the cycles it found.
+    """
+    deck = parse_deck(deck_spec)
+    with open_store(db_path) as store:
+        entries = list(store.known_cycles(deck, players).values())
+    if deck == STANDARD and players == 2:
+        entries.insert(0, CASELLA)
+    seeds, known = starting_points(entries, deck, players)
+    params = run_params(deck_spec, players, seed, top_k, max_tricks, chunk_size, hours,
+                        deals=deals, seeds=seeds, known=known, reach_states=reach_states,
+                        reach_seconds=reach_seconds)
+    launch("hunt", params, db_path, workers, quiet, as_json)
