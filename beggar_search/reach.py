@@ -98,45 +98,38 @@ def _key_hash(key):
 
 
 @kernel
-def _find_or_add(store, count, table, key):
-    """Index of ``key`` in ``store`` (via ``table``), or -1 after adding it at ``count``."""
+def _lookup(store, table, key):
+    """``(slot, index)``: where ``key`` is in the table, or the empty slot it would take."""
     mask = table.shape[0] - 1
     slot = _key_hash(key) & mask
     width = key.shape[0]
     while True:
         index = table[slot]
         if index < 0:
-            table[slot] = count
-            for w in range(width):
-                store[count, w] = key[w]
-            return -1
+            return slot, np.int64(-1)
         same = True
         for w in range(width):
             if store[index, w] != key[w]:
                 same = False
                 break
         if same:
-            return index
+            return slot, index
         slot = (slot + 1) & mask
 
 
 @kernel
+def _find_or_add(store, count, table, key):
+    """Index of ``key`` in ``store`` (via ``table``), or -1 after adding it at ``count``."""
+    slot, index = _lookup(store, table, key)
+    if index < 0:
+        table[slot] = count
+        store[count, :] = key
+    return index
+
+
+@kernel
 def _contains(store, table, key):
-    mask = table.shape[0] - 1
-    slot = _key_hash(key) & mask
-    width = key.shape[0]
-    while True:
-        index = table[slot]
-        if index < 0:
-            return False
-        same = True
-        for w in range(width):
-            if store[index, w] != key[w]:
-                same = False
-                break
-        if same:
-            return True
-        slot = (slot + 1) & mask
+    return _lookup(store, table, key)[1] >= 0
 
 
 @kernel
@@ -268,6 +261,46 @@ class _Store:
         return [self.hands_at(int(i))[0] for i in _matching(self.keys, self.count, key[0])]
 
 
+def backward_closure(starts, n_cards: int, max_states: int | None, seconds: float | None,
+                     started: float | None = None):
+    """Every state whose play reaches one of ``starts`` (them included), breadth first.
+
+    Returns the store of states (with their depth in tricks back), whether the
+    search finished, and which budget stopped it otherwise ("states" or "seconds").
+    """
+    started = time.perf_counter() if started is None else started
+    players = len(starts[0][0])
+    limit = max_states if max_states else np.iinfo(np.int64).max
+    store = _Store(players, n_cards)
+    for hands, leader in starts:
+        store.add(hands, leader)
+    index, status = 0, S_DONE
+    while index < store.count:
+        if seconds is not None and time.perf_counter() - started >= seconds:
+            break
+        index, store.count, status = _search(store.keys, store.depth, store.count, store.table,
+                                             index, index + SLICE, limit, players)
+        if status == S_ROOM:
+            store.grow()
+        elif status == S_BUDGET:
+            break
+    complete = index >= store.count and status != S_BUDGET
+    stopped_by = None if complete else ("states" if status == S_BUDGET else "seconds")
+    return store, complete, stopped_by
+
+
+def fair_ancestors(deal: Deal, max_states: int, seconds: float | None = None) -> list[str]:
+    """Deals whose game plays into ``deal`` after one trick or more: longer games.
+
+    The even-split states with player 1 to lead among the deal's ancestors, found
+    within the budget, the deal itself left out.
+    """
+    store, _, _ = backward_closure([(deal.hands, 0)], deal.deck.size, max_states, seconds)
+    found = {format_hands(h) for h in store.with_header(deal.deck.split(deal.players), 0)}
+    found.discard(str(deal))
+    return sorted(found)
+
+
 class NoLoop(ValueError):
     """The game given ends (or stops at a cap): there is no cycle to reach."""
 
@@ -306,22 +339,8 @@ def reach_state(hands: Sequence[Sequence[int]], leader: int = 0,
     if not cycle:
         raise NoLoop(f"the game ends ({result.outcome}) after {result.cards} cards and "
                      f"{result.tricks} tricks: it does not loop")
-    limit = max_states if max_states else np.iinfo(np.int64).max
-    store = _Store(players, deck.size)
-    for cycle_hands, cycle_leader in cycle:
-        store.add(cycle_hands, cycle_leader)
-    index, status = 0, S_DONE
-    while index < store.count:
-        if seconds is not None and time.perf_counter() - started >= seconds:
-            break
-        index, store.count, status = _search(store.keys, store.depth, store.count, store.table,
-                                             index, index + SLICE, limit, players)
-        if status == S_ROOM:
-            store.grow()
-        elif status == S_BUDGET:
-            break
-    complete = index >= store.count and status != S_BUDGET
-    stopped_by = None if complete else ("states" if status == S_BUDGET else "seconds")
+    store, complete, stopped_by = backward_closure(cycle, deck.size, max_states, seconds,
+                                                   started)
     fair = sorted(format_hands(h) for h in store.with_header(split, 0))
     swapped = []
     if players == 2:

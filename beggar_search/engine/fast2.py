@@ -39,7 +39,7 @@ from numba.extending import intrinsic
 
 from ..jit import kernel
 from . import batch, rules
-from .random import next_u64
+from .random import below_from, next_u64
 from .rules import (
     CAPACITY,
     LOOP,
@@ -241,26 +241,13 @@ def _play_block(pens, los, his, n, limit, packed):
 
 
 @kernel
-def _below32(bits, bound, stream):
-    """A uniform integer in [0, bound) from 32 random ``bits`` (Lemire; redraws rarely)."""
-    product = bits * bound
-    low = product & LOW32
-    if low < bound:
-        threshold = ((LOW32 + 1) - bound) % bound
-        while low < threshold:
-            product = ((next_u64(stream) >> 32) & LOW32) * bound
-            low = product & LOW32
-    return product >> 32
-
-
-@kernel
 def _draw(stream, order):
     """Choose the next deal; returns its penalty mask and value planes over 52 places."""
     for i in range(0, N_PENALTY, 2):
         bits = next_u64(stream)
-        j = i + _below32((bits >> 32) & LOW32, N_CARDS - i, stream)
+        j = i + below_from((bits >> 32) & LOW32, N_CARDS - i, stream)
         order[i], order[j] = order[j], order[i]
-        j = i + 1 + _below32(bits & LOW32, N_CARDS - 1 - i, stream)
+        j = i + 1 + below_from(bits & LOW32, N_CARDS - 1 - i, stream)
         order[i + 1], order[j] = order[j], order[i + 1]
     pen = np.int64(0)
     lo = np.int64(0)

@@ -38,10 +38,13 @@ def next_u64(state):
 
 
 @kernel
-def below(state, bound):
-    """A uniform integer in [0, bound), bound < 2**32 (Lemire's method, unbiased)."""
+def below_from(bits, bound, state):
+    """A uniform integer in [0, bound) from 32 random ``bits`` (Lemire's method, unbiased).
+
+    Redraws from ``state`` in the rare case the bits fall in the biased zone.
+    """
     low_mask = np.int64(0xFFFFFFFF)
-    product = ((next_u64(state) >> 32) & low_mask) * bound
+    product = bits * bound
     low = product & low_mask
     if low < bound:
         threshold = ((low_mask + 1) - bound) % bound
@@ -49,6 +52,12 @@ def below(state, bound):
             product = ((next_u64(state) >> 32) & low_mask) * bound
             low = product & low_mask
     return product >> 32
+
+
+@kernel
+def below(state, bound):
+    """A uniform integer in [0, bound), bound < 2**32."""
+    return below_from((next_u64(state) >> 32) & np.int64(0xFFFFFFFF), bound, state)
 
 
 @kernel
