@@ -172,20 +172,39 @@ def cycle_states(deal: Deal | str | Sequence, deck: Deck | str | None = None):
     return state_cycle(as_deal(deal, deck).hands, 0)
 
 
+def _states(hands: Sequence[Sequence[int]], leader: int, skip: int, count: int):
+    """``count`` consecutive trick-boundary states of a game, after its first ``skip`` tricks."""
+    state = rules.State.from_hands(hands, leader)
+    pile = rules.new_pile()
+    for _ in range(skip):
+        rules.play_trick(*state.arrays(), pile)
+    states = []
+    for index in range(count):
+        if index:
+            rules.play_trick(*state.arrays(), pile)
+        states.append((state.hand_list(), state.leader))
+    return states
+
+
 def state_cycle(hands: Sequence[Sequence[int]], leader: int = 0):
     """The states of the cycle that a state plays into, from the first one met (or [])."""
     result = play_state(hands, leader)
     if result.outcome != "loop":
         return []
-    state = rules.State.from_hands(hands, leader)
-    pile = rules.new_pile()
-    for _ in range(result.preperiod_tricks):
-        rules.play_trick(*state.arrays(), pile)
-    states = []
-    for _ in range(result.period_tricks):
-        states.append((state.hand_list(), state.leader))
-        rules.play_trick(*state.arrays(), pile)
-    return states
+    return _states(hands, leader, result.preperiod_tricks, result.period_tricks)
+
+
+def trajectory(hands: Sequence[Sequence[int]], leader: int = 0,
+               max_tricks: int | None = None):
+    """Every trick-boundary state of a game as ``(hands, leader)``, the start included.
+
+    A game that ends (or stops at the cap ``max_tricks``) is followed to its last
+    state, one player holding every card; a loop up to its first repeat, each
+    state once.
+    """
+    result = play_state(hands, leader, max_tricks)
+    count = result.tricks if result.outcome == "loop" else result.tricks + 1
+    return _states(hands, leader, 0, count)
 
 
 def state_text(hands, leader: int) -> str:
