@@ -1,10 +1,13 @@
-"""The climber (search climb): determinism, replayable and distinct leaderboards, resume."""
+"""The climber (search climb): backward extension; determinism, replayable boards, resume."""
 
 import pytest
 from click.testing import CliRunner
 
 from beggar_search import Deal, Deck, driver, play
 from beggar_search.cli import cli
+from beggar_search.deck import format_hands
+from beggar_search.engine.game import trajectory
+from beggar_search.reach import backward_closure
 from beggar_search.store import Store
 from beggar_search.strategies import ChunkJob, execute, strategy_for
 
@@ -14,7 +17,8 @@ NESSLER = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 
 def params(**extra):
     base = {"deck": "standard", "players": 2, "seed": 5, "top_k": 30, "max_tricks": None,
-            "chunk_size": 3000, "hours": None, "deals": 12000, "explore": 0.5, "pool": 16}
+            "chunk_size": 3000, "hours": None, "deals": 9000, "extend": 3,
+            "closure_states": 5000}
     return {**base, **extra}
 
 
@@ -38,7 +42,7 @@ def test_same_seed_same_results_whatever_workers(tmp_path, extra):
             driver.start(store, "climb", params(**extra), workers, quiet=True)
     one, two = stored(tmp_path / "w1.sqlite"), stored(tmp_path / "w2.sqlite")
     assert one == two
-    assert one["summary"]["deals"] == 12000
+    assert one["summary"]["deals"] > 9000  # random deals and the extension's games
     assert len(one["longest"]) == 30
 
 
@@ -48,51 +52,66 @@ def test_chunk_counts_every_game_and_board_replays(extra):
     job_params = params(**extra)
     summary = execute(ChunkJob("climb", 1, 3000, job_params))
     again = execute(ChunkJob("climb", 1, 3000, job_params))
-    assert summary.deals == 3000
+    assert summary.deals > 3000
     assert summary.deals == summary.wins.sum() + summary.loops + summary.caps
     assert summary.histogram.sum() == summary.wins.sum()
     assert (summary.top_deals == again.top_deals).all()
     assert (summary.top_positions == again.top_positions).all()
+    assert len(summary.top_deals) == job_params["top_k"]
     deck = Deck.parse(job_params["deck"])
     players = job_params["players"]
     boards = {bytes(d) for d in summary.top_deals}
     assert len(boards) == len(summary.top_deals)  # distinct deals
     assert len(set(summary.top_positions.tolist())) == len(summary.top_positions)
+    assert summary.top_positions.max() < summary.deals
     for deal, row in zip(summary.top_deals, summary.top_rows, strict=True):
         result = play(Deal.from_sequence(deal, players, deck), deck.spec,
                       job_params["max_tricks"])
         assert result.outcome == "win"
         assert (result.cards, result.tricks) == (row[1], row[2])
-    loops = {bytes(d) for d in summary.loop_deals}
-    assert len(loops) == len(summary.loop_deals)  # each looping deal kept once
     for deal, row in zip(summary.loop_deals, summary.loop_rows, strict=True):
         result = play(Deal.from_sequence(deal, players, deck), deck.spec,
                       job_params["max_tricks"])
         assert result.outcome == "loop" and result.cards == row[1]
     if players == 3:
-        assert summary.loops > len(summary.loop_deals) > 0
+        assert summary.loops >= len(summary.loop_deals) > 0
 
 
-def test_leaderboard_positions_are_first_plays():
-    """A deal on the board is recorded where the chunk first played it."""
-    job_params = params(top_k=3000, chunk_size=2000, deals=2000)
-    summary = execute(ChunkJob("climb", 0, 2000, job_params))
-    # a board as long as the chunk keeps every distinct terminating deal
-    assert len(summary.top_deals) <= summary.wins.sum()
-    first = {}
-    for deal, position in zip(summary.top_deals, summary.top_positions, strict=True):
-        first[bytes(deal)] = int(position)
-    assert len(first) == len(summary.top_deals)
-    assert summary.wins.sum() > len(first) > 0.5 * summary.wins.sum()
+def test_extension_beats_its_parents():
+    """The extended games are longer than the random deals they grew from."""
+    job_params = params(extend=4, closure_states=20_000, top_k=10)
+    climbed = execute(ChunkJob("climb", 0, 3000, job_params))
+    plain = execute(ChunkJob("climb", 0, 3000, {**job_params, "extend": 0}))
+    assert plain.deals == 3000 and climbed.deals > 3000
+    assert plain.top_positions.max() < 3000  # the random part alone
+    assert climbed.top_rows[0, 1] > plain.top_rows[0, 1]
+    assert climbed.top_positions[0] >= 3000  # found by the extension
+    assert (climbed.top_rows[:4, 1] > plain.top_rows[:4, 1]).all()
+    # the random part is the random search's chunk
+    random_search = execute(ChunkJob("random", 0, 3000, {**job_params, "engine": "fast2"}))
+    assert (random_search.top_deals == plain.top_deals).all()
 
 
 def test_start_deal_is_honoured():
-    job_params = params(start_deal=NESSLER, top_k=5)
-    summary = execute(ChunkJob("climb", 0, 3000, job_params))
+    job_params = params(start_deal=NESSLER, top_k=2000, extend=0, closure_states=100_000)
+    summary = execute(ChunkJob("climb", 0, 1000, job_params))
     assert summary.top_rows[0, 1] >= 8344
-    assert 0 in summary.top_positions.tolist()
-    position = summary.top_positions.tolist().index(0)
-    assert str(Deal.from_sequence(summary.top_deals[position], 2)) == NESSLER
+    deals = [str(Deal.from_sequence(d, 2)) for d in summary.top_deals]
+    assert deals[0] == NESSLER and summary.top_positions[0] == 1000
+    # every fair deal whose game merges into the record's game was played (919 in the
+    # complete closure, 7 of them later states of the record's own game), all shorter
+    states = trajectory(Deal.parse(NESSLER).hands)[:-1]
+    store, complete, _ = backward_closure(states, 52, 100_000, None)
+    assert complete and store.count == 57_114
+    merging = {format_hands(hands) for hands in store.with_header((26, 26), 0)} - {NESSLER}
+    own = {format_hands(hands) for hands, leader in states
+           if leader == 0 and tuple(map(len, hands)) == (26, 26)} - {NESSLER}
+    assert len(merging) == 919 and len(own) == 7
+    assert merging - own <= set(deals)
+    cards = dict(zip(deals, summary.top_rows[:, 1].tolist(), strict=True))
+    assert max(cards[deal] for deal in merging - own) == 8340
+    later = execute(ChunkJob("climb", 1, 1000, job_params))  # the start deal is chunk 0's
+    assert later.top_rows[0, 1] < 8344
     with pytest.raises(ValueError):
         strategy_for("climb", params(start_deal="--J/Q--"))
 
@@ -114,21 +133,25 @@ def test_resume_after_interruption(tmp_path):
     assert sorted(stored(cut)["chunks"]) == [0, 2]
     with Store(cut) as store:
         summary = driver.resume(store, None, 2, quiet=True)
-    assert summary["deals"] == 12000 and summary["status"] == "done"
+    assert summary["status"] == "done"
     one, two = stored(full), stored(cut)
     one["summary"].pop("version")
     two["summary"].pop("version")
     assert one == two
+    numbers = [int(game["number"]) for game in one["longest"]]
+    assert len(set(numbers)) == len(numbers)
 
 
 def test_command_line(tmp_path):
     db = str(tmp_path / "c.sqlite")
     runner = CliRunner()
     result = runner.invoke(cli, ["search", "climb", "--deals", "2000", "--start", NESSLER,
-                                 "--workers", "1", "--db", db, "--seed", "1", "--quiet",
-                                 "--json"])
+                                 "--extend", "2", "--closure-states", "3000", "--workers", "1",
+                                 "--db", db, "--seed", "1", "--quiet", "--json"])
     assert result.exit_code == 0, result.output
     assert '"cards": 8344' in result.output and '"strategy": "climb"' in result.output
     result = runner.invoke(cli, ["search", "climb", "--deals", "10", "--start", "--J/Q--",
                                  "--db", db])
+    assert result.exit_code != 0
+    result = runner.invoke(cli, ["search", "climb", "--explore", "0.5", "--db", db])
     assert result.exit_code != 0

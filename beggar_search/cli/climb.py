@@ -1,4 +1,4 @@
-"""``beggar-search search climb``: local search for long terminating games."""
+"""``beggar-search search climb``: long terminating games by backward extension."""
 
 from __future__ import annotations
 
@@ -6,30 +6,32 @@ import click
 from click.core import ParameterSource
 
 from ..deck import Deal, DeckError
-from ..strategies.climb import DEFAULT_EXPLORE, DEFAULT_POOL
+from ..strategies.climb import DEFAULT_CLOSURE_STATES, DEFAULT_EXTEND
 from .common import UserError, deck_option, parse_deck
 from .search import launch, players_option, run_params, search_options
 
 
 @click.command("climb")
 @click.option("--deals", type=click.IntRange(min=1), default=None,
-              help="Games to play in total [default: until Ctrl-C or --hours].")
+              help="Random deals to play in total; the games of the extension come on top "
+                   "[default: until Ctrl-C or --hours].")
 @click.option("--start", "start_deal", default=None, metavar="DEAL",
-              help="Climb from this deal (notation as in `play`) [default: random deals].")
+              help="Also extend this deal (notation as in `play`), in the first chunk.")
 @deck_option
 @players_option
-@click.option("--explore", type=click.FloatRange(0, 1), default=DEFAULT_EXPLORE,
-              show_default=True, help="Share of games that are fresh random deals (restarts).")
-@click.option("--pool", type=click.IntRange(min=1), default=DEFAULT_POOL, show_default=True,
-              help="Longest deals kept per chunk whose neighbourhoods are searched.")
+@click.option("--extend", type=click.IntRange(min=0), default=DEFAULT_EXTEND, show_default=True,
+              help="Longest deals of each chunk extended backwards.")
+@click.option("--closure-states", type=click.IntRange(min=1), default=DEFAULT_CLOSURE_STATES,
+              show_default=True, help="States each backward search may hold.")
 @search_options
 @click.pass_context
-def climb(ctx, deals, start_deal, deck_spec, players, explore, pool, workers, db_path, hours,
-          seed, top_k, max_tricks, chunk_size, quiet, as_json):
-    """Search for long games by swapping cards of the longest deals found (best-first).
+def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, workers, db_path,
+          hours, seed, top_k, max_tricks, chunk_size, quiet, as_json):
+    """Search for long games: random deals, then the longest extended backwards.
 
-    A chunk of work is a fixed number of games; each chunk searches on its own,
-    from random deals or from --start, and keeps its longest distinct deals.
+    Each chunk plays random deals, then searches backwards from the game of each
+    of its --extend longest deals for fair deals whose game merges into it, and
+    plays them all.  The run's deals count every game played.
     """
     deck = parse_deck(deck_spec)
     if start_deal is not None:
@@ -43,5 +45,6 @@ def climb(ctx, deals, start_deal, deck_spec, players, explore, pool, workers, db
             players = deal.players
         start_deal = str(deal)
     params = run_params(deck_spec, players, seed, top_k, max_tricks, chunk_size, hours,
-                        deals=deals, start_deal=start_deal, explore=explore, pool=pool)
+                        deals=deals, start_deal=start_deal, extend=extend,
+                        closure_states=closure_states)
     launch("climb", params, db_path, workers, quiet, as_json)
