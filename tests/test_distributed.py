@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+from storeview import stored
 
 from beggar_search import driver
 from beggar_search.cli import main
@@ -18,24 +19,6 @@ pytestmark = pytest.mark.distributed
 
 TINY = "plain=5,J=2,Q=1,K=1"  # 1512 deals, 12 of them loop into 2 cycles
 DEADLINE = 60.0  # seconds any one cluster run may take before a test gives up
-
-
-def stored(path, run_id=None):
-    """Everything a run stored, minus times, ids and which deal was met first."""
-    with Store(path, create=False) as store:
-        run = store.run(run_id)
-        summary = driver.summarise(store, run.id)
-        for key in ("run", "seconds", "deals_per_second"):
-            summary.pop(key)
-
-        def strip(rows, drop=("found",)):
-            return [{k: v for k, v in row.items() if k not in drop} for row in rows]
-
-        return {"summary": summary, "longest": strip(store.games(run.id, "longest")),
-                "loops": strip(store.games(run.id, "loops")),
-                "cycles": strip(store.cycles(run.id), ("found", "example")),
-                "histogram": store.histogram(run.id),
-                "chunks": sorted(store.done_chunks(run.id))}
 
 
 def cli(args, capsys):

@@ -14,6 +14,7 @@ import time
 import pytest
 from click.testing import CliRunner
 from naive import play_naive
+from storeview import stored
 
 from beggar_search import Deal, Deck, driver, play
 from beggar_search.cli import cli
@@ -26,20 +27,6 @@ def params(**extra):
     base = {"deck": "standard", "players": 2, "seed": 11, "top_k": 20, "max_tricks": None,
             "chunk_size": 4000, "hours": None, "deals": 20000}
     return {**base, **extra}
-
-
-def stored(path, run_id=None):
-    """Everything a run stored, minus times and ids."""
-    with Store(path, create=False) as store:
-        run = store.run(run_id)
-        summary = driver.summarise(store, run.id)
-        for key in ("run", "seconds", "deals_per_second"):
-            summary.pop(key)
-        strip = lambda rows: [{k: v for k, v in r.items() if k != "found"} for r in rows]  # noqa: E731
-        return {"summary": summary, "longest": strip(store.games(run.id, "longest")),
-                "loops": strip(store.games(run.id, "loops")),
-                "cycles": strip(store.cycles(run.id)), "histogram": store.histogram(run.id),
-                "chunks": sorted(store.done_chunks(run.id))}
 
 
 def test_same_seed_same_results_whatever_workers(tmp_path):
