@@ -149,6 +149,8 @@ class Store:
             raise StoreError(f"no results file at {self.path}")
         if self.path.is_dir():
             raise StoreError(f"{self.path} is a folder, not a results file")
+        if not self.path.parent.is_dir():
+            raise StoreError(f"cannot create {self.path}: folder {self.path.parent} does not exist")
         try:
             self.db = sqlite3.connect(self.path, timeout=120, isolation_level=None)
             self.db.row_factory = sqlite3.Row

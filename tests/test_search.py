@@ -195,6 +195,8 @@ def test_two_searches_on_one_file(tmp_path):
     ["search", "resume", "--run", "424242"],
     ["runs", "--db", "{bad}"],
     ["export", "--what", "everything"],
+    ["export", "--out", "/nonexistent-folder/x.csv"],
+    ["search", "random", "--deals", "5", "--db", "/nonexistent-folder/x.sqlite"],
     ["search", "random", "--deals", "-5"],
 ])
 def test_bad_input_is_one_line_and_status_2(tmp_path, args):

@@ -53,6 +53,10 @@ def main(argv=None):
         command = error.ctx.command_path if error.ctx else "beggar-search"
         click.echo(f"{command}: error: {error.format_message()}", err=True)
         sys.exit(2)
+    except OSError as error:  # a file named on the command line cannot be read or written
+        where = f"{error.filename}: " if error.filename else ""
+        click.echo(f"beggar-search: error: {where}{error.strerror or error}", err=True)
+        sys.exit(2)
     except (UserError, DeckError, StoreError, click.ClickException) as error:
         message = error.format_message() if isinstance(error, click.ClickException) else error
         click.echo(f"beggar-search: error: {message}", err=True)
