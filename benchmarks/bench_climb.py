@@ -1,11 +1,19 @@
-"""The climber against plain random search, with the same number of games each.
+"""The climber (backward extension) against plain random search.
 
-For seeds 1..n, plays ``--games`` games with ``climb`` and with ``random`` (same
-deck, same chunk size) and reports the longest game each found, the mean of the
-longest games over the seeds, and the 100th longest distinct deal of each run.
-Writes the figures as JSON (``--out``).
+For seeds 1..n, runs ``climb`` on ``--deals`` random deals (chunks of
+``--chunk-size``), which plays those deals and then the games of the extension,
+and compares it with ``random`` search on the same deck and chunk size:
 
-    python benchmarks/bench_climb.py --games 2000000 --seeds 4
+- same games: random search plays exactly as many games as the climber did (its
+  first ``--deals`` deals are the climber's random deals);
+- same time: random search plays whole chunks until it has run as long as the
+  climber did (warm-up excluded for both).
+
+Reports the longest game and the 100th longest distinct deal of each run, and
+the means over the seeds; writes the figures as JSON (``--out``).  Times are wall
+clock on whatever else the machine is doing.
+
+    python benchmarks/bench_climb.py --seeds 4
 """
 
 from __future__ import annotations
@@ -13,56 +21,80 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from itertools import count
 
 import numpy as np
 
-from beggar_search.deck import Deck
 from beggar_search.engine.rules import R_CARDS
-from beggar_search.strategies import strategy_for
-from beggar_search.strategies.climb import DEFAULT_EXPLORE, DEFAULT_POOL, default_chunk_size
+from beggar_search.strategies import ChunkJob, strategy_for
+from beggar_search.strategies.climb import (
+    DEFAULT_CLOSURE_STATES,
+    DEFAULT_EXTEND,
+    FAST_CLIMB_CHUNK,
+)
+
+BOARD = 100
 
 
-def search(name: str, params: dict, games: int) -> dict:
+def search(name: str, params: dict, games: int | None = None,
+           seconds: float | None = None) -> dict:
+    """Run ``name`` by its plan; or, with ``games`` or ``seconds``, random chunks until done."""
     strategy = strategy_for(name, params)
     strategy.warm_up()
     begin = time.perf_counter()
     board = np.zeros(0, dtype=np.int64)
     played = 0
-    for job in strategy.plan(set()):
+    if games is None and seconds is None:
+        jobs = strategy.plan(set())
+    else:
+        jobs = (ChunkJob(name, chunk, strategy.chunk_size if games is None
+                         else min(strategy.chunk_size, games - played), params)
+                for chunk in count())
+    for job in jobs:
+        if (games is not None and played >= games) or (
+                seconds is not None and time.perf_counter() - begin >= seconds):
+            break
         summary = strategy.run_chunk(job)
         played += summary.deals
-        board = np.sort(np.concatenate([board, summary.top_rows[:, R_CARDS]]))[::-1][:100]
-    assert played == games
-    return {"longest": int(board[0]), "hundredth": int(board[-1]),
+        board = np.sort(np.concatenate([board, summary.top_rows[:, R_CARDS]]))[::-1][:BOARD]
+    return {"games": played, "longest": int(board[0]), "hundredth": int(board[-1]),
             "seconds": round(time.perf_counter() - begin, 2)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2_000_000)
+    parser.add_argument("--deals", type=int, default=2 * FAST_CLIMB_CHUNK,
+                        help="random deals of the climber")
     parser.add_argument("--seeds", type=int, default=4)
-    parser.add_argument("--deck", default="standard")
-    parser.add_argument("--explore", type=float, default=DEFAULT_EXPLORE)
-    parser.add_argument("--pool", type=int, default=DEFAULT_POOL)
+    parser.add_argument("--chunk-size", type=int, default=FAST_CLIMB_CHUNK)
+    parser.add_argument("--extend", type=int, default=DEFAULT_EXTEND)
+    parser.add_argument("--closure-states", type=int, default=DEFAULT_CLOSURE_STATES)
     parser.add_argument("--out", default="bench_climb.json")
     args = parser.parse_args()
-    chunk = default_chunk_size(Deck.parse(args.deck), 2)
-    figures = {"games": args.games, "deck": args.deck, "chunk_size": chunk,
-               "explore": args.explore, "pool": args.pool, "runs": {"climb": [], "random": []}}
+    figures = {"deals": args.deals, "chunk_size": args.chunk_size, "extend": args.extend,
+               "closure_states": args.closure_states,
+               "runs": {"climb": [], "random_same_games": [], "random_same_time": []}}
     for seed in range(1, args.seeds + 1):
-        base = {"deck": args.deck, "players": 2, "seed": seed, "top_k": 100,
-                "max_tricks": None, "chunk_size": chunk, "deals": args.games}
-        for name, extra in (("climb", {"explore": args.explore, "pool": args.pool}),
-                            ("random", {})):
-            result = search(name, {**base, **extra}, args.games)
+        base = {"deck": "standard", "players": 2, "seed": seed, "top_k": BOARD,
+                "max_tricks": None, "chunk_size": args.chunk_size, "hours": None}
+        climb = search("climb", {**base, "deals": args.deals, "extend": args.extend,
+                                 "closure_states": args.closure_states})
+        random_params = {**base, "engine": "fast2", "deals": None}
+        runs = {"climb": climb,
+                "random_same_games": search("random", random_params, games=climb["games"]),
+                "random_same_time": search("random", random_params,
+                                           seconds=climb["seconds"])}
+        for name, result in runs.items():
             figures["runs"][name].append({"seed": seed, **result})
-            print(f"seed {seed} {name:6s} longest {result['longest']:5d}  "
-                  f"100th {result['hundredth']:5d}  {result['seconds']:.1f} s", flush=True)
+            print(f"seed {seed} {name:17s} games {result['games']:9d}  longest "
+                  f"{result['longest']:5d}  100th {result['hundredth']:5d}  "
+                  f"{result['seconds']:6.1f} s", flush=True)
     for name, runs in figures["runs"].items():
-        figures[f"{name}_mean_longest"] = float(np.mean([r["longest"] for r in runs]))
-        figures[f"{name}_mean_hundredth"] = float(np.mean([r["hundredth"] for r in runs]))
-        print(f"{name:6s} mean longest {figures[f'{name}_mean_longest']:.0f}  "
-              f"mean 100th {figures[f'{name}_mean_hundredth']:.0f}")
+        for key in ("longest", "hundredth", "games", "seconds"):
+            figures[f"{name}_mean_{key}"] = float(np.mean([r[key] for r in runs]))
+        print(f"{name:17s} mean longest {figures[f'{name}_mean_longest']:.0f}  "
+              f"mean 100th {figures[f'{name}_mean_hundredth']:.0f}  "
+              f"mean games {figures[f'{name}_mean_games']:.0f}")
     with open(args.out, "w") as file:
         json.dump(figures, file, indent=2)
 
