@@ -2,6 +2,7 @@
 
 import pytest
 from click.testing import CliRunner
+from storeview import stored
 
 from beggar_search import Deal, Deck, driver, play
 from beggar_search.cli import cli
@@ -20,19 +21,6 @@ def params(**extra):
             "chunk_size": 3000, "hours": None, "deals": 9000, "extend": 3,
             "closure_states": 5000}
     return {**base, **extra}
-
-
-def stored(path, run_id=None):
-    with Store(path, create=False) as store:
-        run = store.run(run_id)
-        summary = driver.summarise(store, run.id)
-        for key in ("run", "seconds", "deals_per_second"):
-            summary.pop(key)
-        strip = lambda rows: [{k: v for k, v in r.items() if k != "found"} for r in rows]  # noqa: E731
-        return {"summary": summary, "longest": strip(store.games(run.id, "longest")),
-                "loops": strip(store.games(run.id, "loops")),
-                "cycles": strip(store.cycles(run.id)), "histogram": store.histogram(run.id),
-                "chunks": sorted(store.done_chunks(run.id))}
 
 
 @pytest.mark.parametrize("extra", [{}, {"deck": TINY, "players": 3}])
