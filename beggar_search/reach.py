@@ -289,18 +289,6 @@ def backward_closure(starts, n_cards: int, max_states: int | None, seconds: floa
     return store, complete, stopped_by
 
 
-def fair_ancestors(deal: Deal, max_states: int, seconds: float | None = None) -> list[str]:
-    """Deals whose game plays into ``deal`` after one trick or more: longer games.
-
-    The even-split states with player 1 to lead among the deal's ancestors, found
-    within the budget, the deal itself left out.
-    """
-    store, _, _ = backward_closure([(deal.hands, 0)], deal.deck.size, max_states, seconds)
-    found = {format_hands(h) for h in store.with_header(deal.deck.split(deal.players), 0)}
-    found.discard(str(deal))
-    return sorted(found)
-
-
 class NoLoop(ValueError):
     """The game given ends (or stops at a cap): there is no cycle to reach."""
 
