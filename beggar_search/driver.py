@@ -4,8 +4,9 @@ Only this (parent) process writes to the store, one transaction per chunk.  Work
 are local processes started with ``spawn`` (numba's threading layers are not
 fork-safe), or the calling process itself for one worker.  The first Ctrl-C (or
 SIGTERM) stops planning and lets the chunks in flight finish and be stored; a
-second one drops them.  Either way every stored chunk is whole, and ``resume``
-plays exactly the chunks that are missing.
+second one drops them.  Signals only set a flag that the loop reads between
+chunks: a kernel is never interrupted in the middle.  Either way every stored
+chunk is whole, and ``resume`` plays exactly the chunks that are missing.
 """
 
 from __future__ import annotations
@@ -67,8 +68,9 @@ class InlinePool(LocalPool):
         return future
 
     def wait(self, futures, timeout: float):
-        future, job = self.queue.pop(0)
-        future.set_result(execute(job))
+        future, job = self.queue[0]
+        future.set_result(execute(job))  # a Ctrl-C here leaves the chunk queued, to run again
+        self.queue.pop(0)
         return {future}, set(futures) - {future}
 
     def close(self, cancel: bool) -> None:
@@ -104,34 +106,37 @@ class Session:
         self._describe(bar)
         interrupted = dropped = exhausted = False
         in_flight: dict = {}
-        previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+        stops = []  # Ctrl-C and SIGTERM only ask: a kernel must never be cut in the middle
+        handlers = {sig: signal.signal(sig, lambda signum, frame: stops.append(signum))
+                    for sig in (signal.SIGINT, signal.SIGTERM)}
         pool = factory(self.workers, run.strategy, run.params)
         try:
             while True:
-                try:
-                    while (not interrupted and len(in_flight) < 2 * pool.workers
-                           and (deadline is None or time.monotonic() < deadline)):
-                        job = next(jobs, None)
-                        if job is None:
-                            exhausted = True
-                            break
-                        in_flight[pool.submit(job)] = job
-                    if not in_flight:
-                        break
-                    finished, _ = pool.wait(set(in_flight), timeout=0.5)
-                    for future in finished:
-                        self._store(strategy, in_flight.pop(future), future.result(), bar)
-                except KeyboardInterrupt:
-                    if interrupted:
-                        dropped = True
-                        self._message(bar, f"dropped {len(in_flight)} chunks in flight",
-                                      always=True)
-                        break
+                if len(stops) >= 2:
+                    dropped = True
+                    self._message(bar, f"dropped the chunks in flight ({len(in_flight)})",
+                                  always=True)
+                    break
+                if stops and not interrupted:
                     interrupted = True
-                    self._message(bar, f"stopping: finishing {len(in_flight)} chunks in flight"
-                                       " (Ctrl-C again to drop them)", always=True)
+                    self._message(bar, "stopping: finishing the chunks in flight"
+                                       f" ({len(in_flight)}; Ctrl-C again to drop them)",
+                                  always=True)
+                while (not interrupted and len(in_flight) < 2 * pool.workers
+                       and (deadline is None or time.monotonic() < deadline)):
+                    job = next(jobs, None)
+                    if job is None:
+                        exhausted = True
+                        break
+                    in_flight[pool.submit(job)] = job
+                if not in_flight:
+                    break
+                finished, _ = pool.wait(set(in_flight), timeout=0.5)
+                for future in finished:
+                    self._store(strategy, in_flight.pop(future), future.result(), bar)
         finally:
-            signal.signal(signal.SIGTERM, previous)
+            for sig, handler in handlers.items():
+                signal.signal(sig, handler)
             pool.close(cancel=True)
             bar.close()
         out_of_time = deadline is not None and time.monotonic() >= deadline
@@ -168,10 +173,6 @@ class Session:
             print(text, file=sys.stderr, flush=True)
         else:
             tqdm.write(text, file=sys.stderr)
-
-
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt
 
 
 def summarise(store: Store, run_id: int) -> dict:

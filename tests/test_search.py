@@ -120,10 +120,12 @@ def uninterrupted(tmp_path_factory):
     return stored(path)
 
 
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
-def test_interrupted_then_resumed_equals_uninterrupted(tmp_path, uninterrupted, how):
+@pytest.mark.parametrize(("how", "workers"), [(signal.SIGKILL, "2"), (signal.SIGINT, "2"),
+                                              (signal.SIGINT, "1")])
+def test_interrupted_then_resumed_equals_uninterrupted(tmp_path, uninterrupted, how, workers):
     path = tmp_path / "cut.sqlite"
-    process = subprocess.Popen(command(*SEARCH, "--db", str(path)), start_new_session=True,
+    args = [*SEARCH[:-5], "--workers", workers, *SEARCH[-3:], "--db", str(path)]
+    process = subprocess.Popen(command(*args), start_new_session=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wait_for_chunks(path, 3, process)
     os.killpg(process.pid, how)  # as a terminal's Ctrl-C does: the whole process group
