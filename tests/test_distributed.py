@@ -91,7 +91,7 @@ class StopAfter(driver.InlinePool):
     def wait(self, futures, timeout):
         self.waits += 1
         if self.waits == 4:
-            raise KeyboardInterrupt
+            signal.raise_signal(signal.SIGINT)
         return super().wait(futures, timeout)
 
 
