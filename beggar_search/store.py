@@ -266,8 +266,9 @@ class Store:
                 deal = str(Deal.from_sequence(sequence, players, run.deck))
                 new = self._insert_game(run.id, board, deal, numbers(int(position)), chunk,
                                         int(position), result, now)
-                if new and board == "loops":
-                    cycle = self._count_cycle(run.id, result, deal, chunk, int(position), now)
+                if board == "loops":
+                    cycle = self._count_cycle(run.id, result, deal, chunk, int(position), now,
+                                              new)
                     if cycle:
                         new_cycles.append(cycle)
             self.db.execute(
@@ -316,17 +317,19 @@ class Store:
         return False
 
     def _count_cycle(self, run_id, result: Result, deal: str, chunk: int, position: int,
-                     now) -> dict | None:
-        """Count a deal reaching a cycle; return the cycle if the run had not met it.
+                     now, new_deal: bool) -> dict | None:
+        """Count a deal reaching a cycle (once: ``new_deal``); return the cycle if it is new.
 
-        The cycle's example is the deal met first in the run's order of chunks.
+        The cycle's example is the deal met first in the run's order of chunks, whatever
+        the order in which chunks finish.
         """
         known = self.db.execute(
             "SELECT example, example_chunk, example_position FROM cycles"
             " WHERE run_id = ? AND cycle = ?", (run_id, result.cycle)).fetchone()
         if known is not None:
-            self.db.execute("UPDATE cycles SET deals = deals + 1 WHERE run_id = ? AND cycle = ?",
-                            (run_id, result.cycle))
+            if new_deal:
+                self.db.execute("UPDATE cycles SET deals = deals + 1"
+                                " WHERE run_id = ? AND cycle = ?", (run_id, result.cycle))
             if not known["example"] or (chunk, position) < tuple(known)[1:]:
                 self.db.execute(
                     "UPDATE cycles SET example = ?, example_chunk = ?, example_position = ?"

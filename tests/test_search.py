@@ -109,7 +109,7 @@ def wait_for_chunks(path, at_least, process, timeout=120):
     raise AssertionError("no chunk was stored in time")
 
 
-SEARCH = ["search", "random", "--deck", "camicia", "--deals", "300000", "--chunk-size",
+SEARCH = ["search", "random", "--deck", "camicia", "--deals", "1200000", "--chunk-size",
           "10000", "--seed", "5", "--workers", "2", "--quiet", "--top", "30"]
 
 
@@ -131,13 +131,13 @@ def test_interrupted_then_resumed_equals_uninterrupted(tmp_path, uninterrupted, 
     os.killpg(process.pid, how)  # as a terminal's Ctrl-C does: the whole process group
     out, err = process.communicate(timeout=120)
     partial = stored(path)
-    assert 3 <= len(partial["chunks"]) < 30
+    assert 3 <= len(partial["chunks"]) < 120
     if how == signal.SIGINT:
         assert process.returncode == 0 and "stopping" in err
         assert "deals" in out and partial["summary"]["status"] == "stopped"
     resumed = subprocess.run(command("search", "resume", "--db", str(path), "--quiet",
                                      "--json"), check=True, capture_output=True, text=True)
-    assert json.loads(resumed.stdout)["deals"] == 300000
+    assert json.loads(resumed.stdout)["deals"] == 1200000
     assert stored(path) == uninterrupted
 
 
