@@ -45,18 +45,25 @@ def open_store(path, create: bool = True):
         raise UserError(str(error)) from None
 
 
+UNITS = {"hunt": "tries", "climb": "games"}  # what a run's ``deals`` counts, by strategy
+
+
 def summary_text(summary: dict) -> str:
     lines = [f"run {summary['run']} ({summary['strategy']}, deck {summary['deck']}, "
              f"{summary['players']} players, seed {summary['seed']}): {summary['status']}",
-             f"deals      {summary['deals']:,}   wins by player {summary['wins']}",
-             f"loops      {summary['loops']:,} in {summary['cycles']} distinct cycles",
+             f"{UNITS.get(summary['strategy'], 'deals'):10s} {summary['deals']:,}"
+             f"   wins by player {summary['wins']}",
+             (f"loops      {summary['loops']:,} met, {summary['cycles']} new cycles stored"
+              if summary["strategy"] == "hunt" else
+              f"loops      {summary['loops']:,} in {summary['cycles']} distinct cycles"),
              f"caps       {summary['caps']:,}"]
     if summary["longest"]:
         longest = summary["longest"]
         lines.append(f"longest    {longest['cards']} cards, {longest['tricks']} tricks  "
                      f"{longest['deal']}")
     if summary["deals_per_second"]:
-        lines.append(f"speed      {summary['deals_per_second']:,.0f} deals/s over "
+        lines.append(f"speed      {summary['deals_per_second']:,.0f} "
+                     f"{UNITS.get(summary['strategy'], 'deals')}/s over "
                      f"{summary['seconds']:.1f} s")
     return "\n".join(lines)
 
