@@ -96,9 +96,6 @@ class Session:
         strategy = strategy_for(run.strategy, run.params)
         jobs = strategy.plan(self.store.done_chunks(run.id))
         hours = run.params.get("hours")
-        self.elapsed_before = run.elapsed
-        self.started = time.monotonic()
-        deadline = None if hours is None else self.started + hours * 3600 - run.elapsed
         factory = self.pool_factory or (InlinePool if self.workers == 1 else LocalPool)
         show = not self.quiet and sys.stderr.isatty()
         bar = tqdm(total=strategy.total, initial=run.deals, unit=" deals", unit_scale=True,
@@ -106,10 +103,13 @@ class Session:
         self._describe(bar)
         interrupted = dropped = exhausted = False
         in_flight: dict = {}
+        pool = factory(self.workers, run.strategy, run.params)  # compiles: not timed
         stops = []  # Ctrl-C and SIGTERM only ask: a kernel must never be cut in the middle
         handlers = {sig: signal.signal(sig, lambda signum, frame: stops.append(signum))
                     for sig in (signal.SIGINT, signal.SIGTERM)}
-        pool = factory(self.workers, run.strategy, run.params)
+        self.elapsed_before = run.elapsed
+        self.started = time.monotonic()
+        deadline = None if hours is None else self.started + hours * 3600 - run.elapsed
         try:
             while True:
                 if len(stops) >= 2:
