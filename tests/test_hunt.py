@@ -15,7 +15,7 @@ TINY = "plain=5,J=2,Q=1,K=1"
 def hunt_params(deck, players, seeds, known, tries, chunk=2000):
     return {"deck": deck, "players": players, "seed": 3, "top_k": 0, "max_tricks": None,
             "chunk_size": chunk, "hours": None, "deals": tries, "seeds": seeds,
-            "known": known, "reach_states": 10**6, "reach_seconds": 60.0}
+            "known": known, "reach_states": 10**6}
 
 
 def test_starting_points_cover_renamed_cycles():

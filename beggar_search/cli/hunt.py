@@ -17,10 +17,8 @@ from .search import launch, players_option, run_params, search_options
 @players_option
 @click.option("--reach-states", type=click.IntRange(min=1), default=5_000_000,
               show_default=True, help="Budget of the backward search run on each new cycle.")
-@click.option("--reach-seconds", type=click.FloatRange(min=0, min_open=True), default=120.0,
-              show_default=True, help="Time budget of that backward search.")
 @search_options
-def hunt(deals, deck_spec, players, reach_states, reach_seconds, workers, db_path, hours, seed,
+def hunt(deals, deck_spec, players, reach_states, workers, db_path, hours, seed,
          top_k, max_tricks, chunk_size, quiet, as_json):
     """Hunt loops near known cycles; find the fair deals that reach each new cycle.
 
@@ -36,6 +34,5 @@ def hunt(deals, deck_spec, players, reach_states, reach_seconds, workers, db_pat
         entries.insert(0, CASELLA)
     seeds, known = starting_points(entries, deck, players)
     params = run_params(deck_spec, players, seed, top_k, max_tricks, chunk_size, hours,
-                        deals=deals, seeds=seeds, known=known, reach_states=reach_states,
-                        reach_seconds=reach_seconds)
+                        deals=deals, seeds=seeds, known=known, reach_states=reach_states)
     launch("hunt", params, db_path, workers, quiet, as_json)

@@ -209,9 +209,8 @@ class HuntStrategy(Strategy):
                      np.split(found_sequences[f], np.cumsum(found_sizes[f])[:-1])]
             leader, position = int(found_leaders[f]), int(found_tries[f])
             found = play_state(hands, leader)
-            reached = reach_state(hands, leader, self.deck,
-                                  max_states=self.params["reach_states"],
-                                  seconds=self.params["reach_seconds"])
+            reached = reach_state(hands, leader, self.deck,  # a states budget: deterministic
+                                  max_states=self.params["reach_states"])
             swapped = reached.fair_deals_swapped if self.deck.size % 2 == 0 else []
             for text in reached.fair_deals + swapped:  # swapped: the renamed cycle's deals
                 recorder = _record_loop(recorder, position, Deal.parse(text, self.deck))
