@@ -159,17 +159,43 @@ class Store:
             raise StoreError(f"{self.path} is not a beggar-search results file ({error})") from None
 
     def _check_or_create(self) -> None:
-        application = self.db.execute("PRAGMA application_id").fetchone()[0]
-        tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if application == 0 and tables == 0:
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.executescript(
-                f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA application_id={APPLICATION_ID};"
-                f" PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
-        elif application != APPLICATION_ID:
-            raise StoreError(f"{self.path} is not a beggar-search results file")
-        self.db.execute("PRAGMA synchronous=FULL")
+        """Check the file is a results store; make a new or empty file one.
+
+        Two searches may create the same file at once: the check and the creation
+        happen in one write transaction, and a lock held by the other is waited out.
+        """
         self.db.execute("PRAGMA busy_timeout=120000")
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            application = self.db.execute("PRAGMA application_id").fetchone()[0]
+            tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if application == 0 and tables == 0:
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            elif application != APPLICATION_ID:
+                raise StoreError(f"{self.path} is not a beggar-search results file")
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+        self._wal()
+        self.db.execute("PRAGMA synchronous=FULL")
+
+    def _wal(self, patience: float = 120.0) -> None:
+        """Switch to write-ahead logging (once per file; SQLite may refuse it while busy)."""
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def close(self) -> None:
         self.db.close()
