@@ -94,11 +94,14 @@ class Session:
     def execute(self) -> dict:
         run = self.run
         strategy = strategy_for(run.strategy, run.params)
-        jobs = strategy.plan(self.store.done_chunks(run.id))
+        done = self.store.done_chunks(run.id)
+        jobs = strategy.plan(done)
         hours = run.params.get("hours")
         factory = self.pool_factory or (InlinePool if self.workers == 1 else LocalPool)
         show = not self.quiet and sys.stderr.isatty()
-        bar = tqdm(total=strategy.total, initial=run.deals, unit=" deals", unit_scale=True,
+        # the bar counts the deals chunks are planned with (a climb also plays extra games)
+        bar = tqdm(total=strategy.total, initial=sum(map(strategy.chunk_deals, done)),
+                   unit=" deals", unit_scale=True,
                    dynamic_ncols=True, disable=not show, file=sys.stderr, smoothing=0.1)
         self._describe(bar)
         interrupted = dropped = exhausted = False
@@ -149,7 +152,7 @@ class Session:
         news = self.store.add_chunk(self.run, job.chunk, summary,
                                     lambda position: strategy.number(job.chunk, position),
                                     strategy.top_k, elapsed)
-        bar.update(summary.deals)
+        bar.update(job.deals)
         if news.record:
             self._message(bar, f"new longest game: {news.record['cards']} cards, "
                                f"{news.record['tricks']} tricks  {news.record['deal']}")

@@ -52,11 +52,14 @@ class Strategy:
         total = self.total
         chunks = count() if total is None else range(-(-total // self.chunk_size))
         for chunk in chunks:
-            if chunk in done:
-                continue
-            size = self.chunk_size if total is None else min(
-                self.chunk_size, total - chunk * self.chunk_size)
-            yield ChunkJob(self.name, chunk, size, self.params)
+            if chunk not in done:
+                yield ChunkJob(self.name, chunk, self.chunk_deals(chunk), self.params)
+
+    def chunk_deals(self, chunk: int) -> int:
+        """The deals (or tries) chunk number ``chunk`` is planned to play."""
+        if self.total is None:
+            return self.chunk_size
+        return min(self.chunk_size, self.total - chunk * self.chunk_size)
 
     def number(self, chunk: int, position: int) -> int:
         """The deal's number in the run: its index for an enumeration."""
