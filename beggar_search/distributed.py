@@ -27,7 +27,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from .cli.common import UserError
+from .errors import UserError
 from .strategies import execute, warm_up
 
 log = logging.getLogger(__name__)

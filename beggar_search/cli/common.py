@@ -5,10 +5,7 @@ import json
 import click
 
 from ..deck import Deck, DeckError
-
-
-class UserError(Exception):
-    """Bad input from the user: reported as one line, exit status 2."""
+from ..errors import UserError
 
 
 def deck_option(function):
