@@ -221,7 +221,7 @@ class DaskPool:
                             " far are kept: continue with `beggar-search search resume`")
         return done, set(futures) - done
 
-    def close(self, cancel: bool) -> None:
+    def close(self) -> None:
         try:
             self.client.close()
         finally:

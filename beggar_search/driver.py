@@ -11,7 +11,6 @@ chunk is whole, and ``resume`` plays exactly the chunks that are missing.
 
 from __future__ import annotations
 
-import logging
 import multiprocessing
 import os
 import signal
@@ -25,8 +24,6 @@ from tqdm import tqdm
 from . import __version__
 from .store import Run, Store
 from .strategies import STRATEGIES, execute, strategy_for, warm_up
-
-log = logging.getLogger(__name__)
 
 
 def _worker_init(name: str, params: dict) -> None:
@@ -50,11 +47,12 @@ class LocalPool:
     def wait(self, futures, timeout: float):
         return wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
 
-    def close(self, cancel: bool) -> None:
-        self.executor.shutdown(wait=not cancel, cancel_futures=True)
+    def close(self) -> None:
+        """Stop the workers; chunks not started are dropped."""
+        self.executor.shutdown(wait=False, cancel_futures=True)
 
 
-class InlinePool(LocalPool):
+class InlinePool:
     """One worker: chunks run in this process, one at a time, when waited for."""
 
     def __init__(self, workers: int, name: str, params: dict):
@@ -68,12 +66,11 @@ class InlinePool(LocalPool):
         return future
 
     def wait(self, futures, timeout: float):
-        future, job = self.queue[0]
-        future.set_result(execute(job))  # a Ctrl-C here leaves the chunk queued, to run again
-        self.queue.pop(0)
+        future, job = self.queue.pop(0)
+        future.set_result(execute(job))
         return {future}, set(futures) - {future}
 
-    def close(self, cancel: bool) -> None:
+    def close(self) -> None:
         pass
 
 
@@ -140,7 +137,7 @@ class Session:
         finally:
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
-            pool.close(cancel=True)
+            pool.close()
             bar.close()
         out_of_time = deadline is not None and time.monotonic() >= deadline
         complete = (exhausted and not dropped) or (out_of_time and not interrupted)
