@@ -3,4 +3,3 @@
 import numba
 
 kernel = numba.njit(cache=True, nogil=True, error_model="numpy")
-parallel_kernel = numba.njit(cache=True, nogil=True, error_model="numpy", parallel=True)

@@ -84,6 +84,8 @@ CREATE TABLE IF NOT EXISTS cycles (
     example_chunk INTEGER NOT NULL,
     example_position INTEGER NOT NULL,
     state TEXT,                       -- a state on the cycle, 'leader:hands' (the hunter)
+    state_chunk INTEGER,              -- where the run met that state first
+    state_position INTEGER,
     reach_states INTEGER,             -- states whose play enters it (the hunter's reach)
     reach_complete INTEGER,           -- whether that backward search finished
     PRIMARY KEY (run_id, cycle)
@@ -309,7 +311,8 @@ class Store:
                 record = self.games(run.id, "longest", limit=1)[0]
             self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
             raise
         return ChunkNews(record, new_cycles)
 
@@ -371,17 +374,28 @@ class Store:
         return cycle
 
     def _add_cycle(self, run_id, cycle: dict, chunk: int, now) -> bool:
-        """Record a cycle met as a state (the hunter); True if the run had not met it."""
-        if self.db.execute("SELECT 1 FROM cycles WHERE run_id = ? AND cycle = ?",
-                           (run_id, cycle["cycle"])).fetchone():
+        """Record a cycle met as a state (the hunter); True if the run had not met it.
+
+        The state kept is the one met first in the run's order of chunks.
+        """
+        known = self.db.execute("SELECT state_chunk, state_position, state FROM cycles"
+                                " WHERE run_id = ? AND cycle = ?",
+                                (run_id, cycle["cycle"])).fetchone()
+        if known is not None:
+            if known["state"] is None or (chunk, cycle["position"]) < tuple(known)[:2]:
+                self.db.execute(
+                    "UPDATE cycles SET state = ?, reach_states = ?, reach_complete = ?,"
+                    " state_chunk = ?, state_position = ? WHERE run_id = ? AND cycle = ?",
+                    (cycle["state"], cycle.get("reach_states"), cycle.get("reach_complete"),
+                     chunk, cycle["position"], run_id, cycle["cycle"]))
             return False
         self.db.execute(
             "INSERT INTO cycles (run_id, cycle, period_tricks, period_cards, deals, example,"
-            " found, example_chunk, example_position, state, reach_states, reach_complete)"
-            " VALUES (?, ?, ?, ?, 0, '', ?, ?, ?, ?, ?, ?)",
+            " found, example_chunk, example_position, state, state_chunk, state_position,"
+            " reach_states, reach_complete) VALUES (?, ?, ?, ?, 0, '', ?, ?, ?, ?, ?, ?, ?, ?)",
             (run_id, cycle["cycle"], cycle["period_tricks"], cycle["period_cards"], now, chunk,
-             cycle["position"], cycle["state"], cycle.get("reach_states"),
-             cycle.get("reach_complete")))
+             cycle["position"], cycle["state"], chunk, cycle["position"],
+             cycle.get("reach_states"), cycle.get("reach_complete")))
         cycle.setdefault("example", cycle["state"])
         return True
 

@@ -131,7 +131,9 @@ class ClimbStrategy(Strategy):
         return chunk * self.span + position
 
     def warm_up(self) -> None:
-        self.run_chunk(ChunkJob(self.name, 1, 1, self.params))  # chunk 1: no start deal
+        """Compile with a small backward search (chunk 1: no start deal)."""
+        small = ClimbStrategy({**self.params, "closure_states": 500})
+        small.run_chunk(ChunkJob(self.name, 1, 1, small.params))
 
     def _play(self, sequences: np.ndarray) -> np.ndarray:
         rows = np.zeros((len(sequences), RESULT_LEN), dtype=np.int64)

@@ -26,7 +26,6 @@ from ..jit import kernel
 from .base import ChunkJob, Strategy
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
-MOVES = ("swap", "shift", "swap+shift", "two swaps")
 MAX_FOUND = 64  # new cycles kept per chunk; more are counted, not kept
 
 
@@ -175,6 +174,15 @@ class HuntStrategy(Strategy):
     name = "hunt"
     default_chunk = 1 << 17
 
+    def warm_up(self) -> None:
+        """Compile the perturbation kernel, the backward search and the loop recorder."""
+        from ..reach import reach_state
+
+        self.run_chunk(ChunkJob(self.name, 0, 1, self.params))
+        casella = Deal.parse(CASELLA)  # any deck's kernels are the same compiled code
+        reach_state([list(h) for h in casella.hands], 0, max_states=3000)
+        _record_loop(batch.new_recorder(0, casella.deck.size), 0, casella)
+
     def _seed_arrays(self):
         states = [parse_state(text) for text in self.params["seeds"]]
         sequences = np.zeros((len(states), self.deck.size), dtype=np.uint8)
@@ -208,15 +216,14 @@ class HuntStrategy(Strategy):
             hands = [list(map(int, hand)) for hand in
                      np.split(found_sequences[f], np.cumsum(found_sizes[f])[:-1])]
             leader, position = int(found_leaders[f]), int(found_tries[f])
-            found = play_state(hands, leader)
             reached = reach_state(hands, leader, self.deck,  # a states budget: deterministic
                                   max_states=self.params["reach_states"])
             swapped = reached.fair_deals_swapped if self.deck.size % 2 == 0 else []
             for text in reached.fair_deals + swapped:  # swapped: the renamed cycle's deals
                 recorder = _record_loop(recorder, position, Deal.parse(text, self.deck))
             cycles.append({
-                "cycle": found.cycle, "period_tricks": found.period_tricks,
-                "period_cards": found.period_cards, "state": state_text(hands, leader),
+                "cycle": reached.cycle, "period_tricks": reached.period_tricks,
+                "period_cards": reached.period_cards, "state": state_text(hands, leader),
                 "position": position, "fair_deals": len(reached.fair_deals),
                 "reach_states": reached.states, "reach_complete": reached.complete,
             })
