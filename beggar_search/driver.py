@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from tqdm import tqdm
 
 from . import __version__
+from .errors import UserError
 from .store import Run, Store
 from .strategies import STRATEGIES, execute, strategy_for, warm_up
 
@@ -48,8 +49,11 @@ class LocalPool:
         return wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
 
     def close(self) -> None:
-        """Stop the workers; chunks not started are dropped."""
+        """Stop the workers at once; chunks still running or waiting are dropped."""
+        processes = list(self.executor._processes.values())  # no public way to stop them
         self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
 
 
 class InlinePool:
@@ -67,7 +71,10 @@ class InlinePool:
 
     def wait(self, futures, timeout: float):
         future, job = self.queue.pop(0)
-        future.set_result(execute(job))
+        try:
+            future.set_result(execute(job))
+        except Exception as error:  # reported by the driver, as a worker's would be
+            future.set_exception(error)
         return {future}, set(futures) - {future}
 
     def close(self) -> None:
@@ -102,6 +109,7 @@ class Session:
                    dynamic_ncols=True, disable=not show, file=sys.stderr, smoothing=0.1)
         self._describe(bar)
         interrupted = dropped = exhausted = False
+        failure = None
         in_flight: dict = {}
         pool = factory(self.workers, run.strategy, run.params)  # compiles: not timed
         stops = []  # Ctrl-C and SIGTERM only ask: a kernel must never be cut in the middle
@@ -133,15 +141,27 @@ class Session:
                     break
                 finished, _ = pool.wait(set(in_flight), timeout=0.5)
                 for future in finished:
-                    self._store(strategy, in_flight.pop(future), future.result(), bar)
+                    job = in_flight.pop(future)
+                    try:
+                        summary = future.result()
+                    except Exception as error:  # a worker died, or a chunk failed
+                        failure = f"chunk {job.chunk} failed ({type(error).__name__}: {error})"
+                        break
+                    self._store(strategy, job, summary, bar)
+                if failure:
+                    break
         finally:
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
             pool.close()
             bar.close()
         out_of_time = deadline is not None and time.monotonic() >= deadline
-        complete = (exhausted and not dropped) or (out_of_time and not interrupted)
+        complete = not failure and ((exhausted and not dropped)
+                                    or (out_of_time and not interrupted))
         self.store.set_status(run.id, "done" if complete else "stopped")
+        if failure:
+            raise UserError(f"{failure}; the chunks stored so far are kept: continue with"
+                            f" `beggar-search search resume --run {run.id}`")
         return summarise(self.store, run.id)
 
     def _store(self, strategy, job, summary, bar) -> None:
