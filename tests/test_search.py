@@ -215,3 +215,23 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, args):
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr and "error" in result.stderr
+
+
+def test_a_dead_worker_stops_the_run_cleanly_and_resume_completes(tmp_path, uninterrupted):
+    path = tmp_path / "dead.sqlite"
+    process = subprocess.Popen(command(*SEARCH, "--db", str(path)), start_new_session=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for_chunks(path, 3, process)
+    workers = [int(pid) for pid in subprocess.run(
+        ["pgrep", "-f", "-P", str(process.pid), "multiprocessing.spawn"],
+        capture_output=True, text=True).stdout.split()]
+    os.kill(workers[0], signal.SIGKILL)
+    out, err = process.communicate(timeout=120)
+    if process.returncode == 0:
+        pytest.skip("the run ended before the worker could be killed")
+    assert process.returncode == 2 and len(err.strip().splitlines()) == 1
+    assert "search resume" in err and "Traceback" not in err
+    assert stored(path)["summary"]["status"] == "stopped"
+    subprocess.run(command("search", "resume", "--db", str(path), "--quiet"), check=True,
+                   capture_output=True)
+    assert stored(path) == uninterrupted
