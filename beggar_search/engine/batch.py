@@ -124,19 +124,10 @@ def record_loop(position, row, deal, counts, loop_positions, loop_rows, loop_dea
 
 
 @kernel
-def _deal_out(sequence, split, flat):
-    start = 0
-    for p in range(split.shape[0]):
-        for i in range(split[p]):
-            flat[p, i] = sequence[start + i]
-        start += split[p]
-
-
-@kernel
 def _play_and_record(position, sequence, split, max_tricks, flat, row, recorder):
     counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows, loop_deals = (
         recorder)
-    _deal_out(sequence, split, flat)
+    rules.deal_out(sequence, split, flat)
     rules.play_game(flat, split, 0, max_tricks, row)
     record_game(position, row, sequence, counts, histogram, top_positions, top_rows, top_deals)
     if row[R_OUTCOME] == LOOP:

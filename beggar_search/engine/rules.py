@@ -409,14 +409,19 @@ def play_game(flat, sizes, leader, max_tricks, result):
 
 
 @kernel
+def deal_out(sequence, sizes, flat):
+    """Lay a card sequence out as hands of ``sizes`` cards: rows of ``flat``, top first."""
+    start = 0
+    for p in range(sizes.shape[0]):
+        for i in range(sizes[p]):
+            flat[p, i] = sequence[start + i]
+        start += sizes[p]
+
+
+@kernel
 def play_sequences(sequences, split, leader, max_tricks, results):
     """Play many deals: row i of ``sequences`` is dealt out as ``split`` hand sizes."""
-    players = split.shape[0]
-    flat = np.zeros((players, CAPACITY), dtype=np.uint8)
+    flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
     for d in range(sequences.shape[0]):
-        start = 0
-        for p in range(players):
-            for i in range(split[p]):
-                flat[p, i] = sequences[d, start + i]
-            start += split[p]
+        deal_out(sequences[d], split, flat)
         play_game(flat, split, leader, max_tricks, results[d])

@@ -98,11 +98,7 @@ def hunt_chunk(stream, cards, seeds, seed_sizes, seed_leaders, known, tries, fou
                 _shift(sizes, stream)
             if move == 3:
                 _swap(sequence, stream)
-        start = 0
-        for p in range(players):
-            for i in range(sizes[p]):
-                flat[p, i] = sequence[start + i]
-            start += sizes[p]
+        rules.deal_out(sequence, sizes, flat)
         rules.play_game(flat, sizes, leader, 0, row)
         counts[0] += 1
         if row[rules.R_OUTCOME] != rules.LOOP:
