@@ -255,7 +255,7 @@ class Store:
 
         A chunk already stored (a retried task) is ignored, so nothing counts twice.
         """
-        players = run.players
+        players, deck = run.players, run.deck
         now = time.time()
         self.db.execute("BEGIN IMMEDIATE")
         try:
@@ -291,7 +291,7 @@ class Store:
                 summary.loop_positions, summary.loop_rows, summary.loop_deals, strict=True)]
             for board, position, result_row, sequence in games:
                 result = Result.from_row(result_row, players)
-                deal = str(Deal.from_sequence(sequence, players, run.deck))
+                deal = str(Deal.from_sequence(sequence, players, deck))
                 new = self._insert_game(run.id, board, deal, numbers(int(position)), chunk,
                                         int(position), result, now)
                 if board == "loops":

@@ -45,7 +45,7 @@ import time
 
 import numpy as np
 
-from ..deck import STANDARD, Deal, Deck, DeckError
+from ..deck import Deal, DeckError
 from ..engine import batch, fast2, rules
 from ..engine.batch import ChunkSummary
 from ..engine.game import trajectory
@@ -53,7 +53,7 @@ from ..engine.random import chunk_stream
 from ..engine.rules import LOOP, R_CARDS, RESULT_LEN
 from ..jit import kernel
 from .base import ChunkJob, Strategy
-from .sweep import FAST_CHUNK
+from .sweep import FAST_CHUNK, fits_fast_kernel
 
 FAST_CLIMB_CHUNK = 4 * FAST_CHUNK  # random deals per chunk, fast kernel (see the docstring)
 DEFAULT_EXTEND = 8  # parents extended per chunk
@@ -74,11 +74,6 @@ def record_rows(first_position, rows, sequences, recorder):
                 position, rows[i], sequences[i], counts, loop_pos, loop_rows, loop_deals)
     return (counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows,
             loop_deals)
-
-
-def _fast(params: dict) -> bool:
-    """Whether the run plays with the standard two-player kernel."""
-    return Deck.parse(params["deck"]) == STANDARD and int(params["players"]) == 2
 
 
 def start_sequence(text: str | None, deck, players: int) -> np.ndarray:
@@ -107,7 +102,7 @@ class ClimbStrategy(Strategy):
 
     @classmethod
     def prepare(cls, params: dict) -> dict:
-        fast = _fast(params)
+        fast = fits_fast_kernel(params)
         chunk = params.get("chunk_size") or (FAST_CLIMB_CHUNK if fast else cls.default_chunk)
         return {**params, "chunk_size": chunk,
                 "extend": _setting(params, "extend", DEFAULT_EXTEND),
@@ -118,7 +113,7 @@ class ClimbStrategy(Strategy):
         self.extend = _setting(params, "extend", DEFAULT_EXTEND)
         self.closure_states = _setting(params, "closure_states", DEFAULT_CLOSURE_STATES)
         self.start = start_sequence(params.get("start_deal"), self.deck, self.players)
-        self.fast = _fast(params)
+        self.fast = fits_fast_kernel(params)
         self.split = np.array(self.deck.split(self.players), dtype=np.int64)
 
     @property

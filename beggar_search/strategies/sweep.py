@@ -15,6 +15,11 @@ from .base import ChunkJob, Strategy
 FAST_CHUNK = 1 << 21  # about a second of the fast kernel
 
 
+def fits_fast_kernel(params: dict) -> bool:
+    """Whether a run's deals are the fast kernel's: the standard deck between 2 players."""
+    return Deck.parse(params["deck"]) == STANDARD and int(params["players"]) == 2
+
+
 class RandomStrategy(Strategy):
     """Uniformly random deals; chunk c draws from stream (seed, c).
 
@@ -27,8 +32,7 @@ class RandomStrategy(Strategy):
 
     @classmethod
     def prepare(cls, params: dict) -> dict:
-        fast = Deck.parse(params["deck"]) == STANDARD and int(params["players"]) == 2
-        engine = params.get("engine") or ("fast2" if fast else "general")
+        engine = params.get("engine") or ("fast2" if fits_fast_kernel(params) else "general")
         chunk = params.get("chunk_size") or (FAST_CHUNK if engine == "fast2" else cls.default_chunk)
         return {**params, "engine": engine, "chunk_size": chunk}
 
