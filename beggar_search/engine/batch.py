@@ -124,17 +124,23 @@ def record_loop(position, row, deal, counts, loop_positions, loop_rows, loop_dea
 
 
 @kernel
-def _play_and_record(position, sequence, split, max_tricks, flat, row, recorder):
+def record(position, row, deal, recorder):
+    """Record one played game (and keep it if it loops); returns the recorder."""
     counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows, loop_deals = (
         recorder)
-    rules.deal_out(sequence, split, flat)
-    rules.play_game(flat, split, 0, max_tricks, row)
-    record_game(position, row, sequence, counts, histogram, top_positions, top_rows, top_deals)
+    record_game(position, row, deal, counts, histogram, top_positions, top_rows, top_deals)
     if row[R_OUTCOME] == LOOP:
         loop_pos, loop_rows, loop_deals = record_loop(
-            position, row, sequence, counts, loop_pos, loop_rows, loop_deals)
+            position, row, deal, counts, loop_pos, loop_rows, loop_deals)
     return (counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows,
             loop_deals)
+
+
+@kernel
+def _play_and_record(position, sequence, split, max_tricks, flat, row, recorder):
+    rules.deal_out(sequence, split, flat)
+    rules.play_game(flat, split, 0, max_tricks, row)
+    return record(position, row, sequence, recorder)
 
 
 @kernel

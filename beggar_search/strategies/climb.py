@@ -50,7 +50,7 @@ from ..engine import batch, fast2, rules
 from ..engine.batch import ChunkSummary
 from ..engine.game import trajectory
 from ..engine.random import chunk_stream
-from ..engine.rules import LOOP, R_CARDS, RESULT_LEN
+from ..engine.rules import R_CARDS, RESULT_LEN
 from ..jit import kernel
 from .base import ChunkJob, Strategy
 from .sweep import FAST_CHUNK, fits_fast_kernel
@@ -63,17 +63,9 @@ DEFAULT_CLOSURE_STATES = 200_000  # budget of each parent's backward search
 @kernel
 def record_rows(first_position, rows, sequences, recorder):
     """Record played games (``rows``, their deals ``sequences``) from ``first_position`` on."""
-    counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows, loop_deals = (
-        recorder)
     for i in range(rows.shape[0]):
-        position = first_position + i
-        batch.record_game(position, rows[i], sequences[i], counts, histogram, top_positions,
-                          top_rows, top_deals)
-        if rows[i, rules.R_OUTCOME] == LOOP:
-            loop_pos, loop_rows, loop_deals = batch.record_loop(
-                position, rows[i], sequences[i], counts, loop_pos, loop_rows, loop_deals)
-    return (counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows,
-            loop_deals)
+        recorder = batch.record(first_position + i, rows[i], sequences[i], recorder)
+    return recorder
 
 
 def start_sequence(text: str | None, deck, players: int) -> np.ndarray:
