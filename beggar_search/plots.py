@@ -15,6 +15,7 @@ import numpy as np
 
 from .deck import Deal, Deck
 from .engine.game import as_deal, trace
+from .outfile import atomic_output
 from .store import Store
 
 INSTALL_HINT = "plotting needs matplotlib: pip install 'beggar-search[plot]'"
@@ -170,7 +171,8 @@ def _save(figure, out: str | Path) -> Path:
     out = Path(out)
     kind = image_format(out)
     metadata = {"Software": None} if kind == "png" else {"Date": None} if kind == "svg" else {}
-    figure.savefig(out, format=kind, metadata=metadata)
+    with atomic_output(out, binary=True) as handle:
+        figure.savefig(handle, format=kind, metadata=metadata)
     return out
 
 

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import click
 
+from ..outfile import check_output
 from .common import UserError, deck_option, emit, json_option, open_store, parse_deck
 from .results import db_option, run_option
 
 
-def _plots(out: str):
+def _plots(out: str, db_path: str | None = None):
     """The plots module, once matplotlib is there and ``out`` names a known image type.
 
-    Both are checked before any work, so a missing extra or a bad name fails at once.
+    Both are checked before any work, so a missing extra or a bad name fails at once, as is
+    ``out`` itself: never the results file, never any SQLite database.
     """
     from .. import plots
+
+    check_output(out, (db_path,))
 
     try:
         plots.require_matplotlib()
@@ -52,7 +56,7 @@ def plot():
 @json_option
 def lengths(db_path, run_id, versus_id, out, as_json):
     """The distribution of game lengths (cards) of a run, on a log count axis."""
-    plots = _plots(out)
+    plots = _plots(out, db_path)
     with open_store(db_path, create=False) as store:
         data = plots.lengths_data(store, run_id)
         versus = None if versus_id is None else plots.lengths_data(store, versus_id)
@@ -93,7 +97,7 @@ def game(deal_text, deck_spec, max_tricks, out, as_json):
 @json_option
 def cycles(db_path, run_id, out, as_json):
     """Each cycle a run found: its period (tricks) against the deals that reach it."""
-    plots = _plots(out)
+    plots = _plots(out, db_path)
     with open_store(db_path, create=False) as store:
         try:
             data = plots.cycles_data(store, run_id)

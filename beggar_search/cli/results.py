@@ -6,10 +6,12 @@ import csv
 import datetime
 import json
 import sys
+from contextlib import nullcontext
 
 import click
 
 from ..driver import summarise
+from ..outfile import atomic_output, check_output
 from .common import emit, json_option, open_store, print_summary
 
 
@@ -94,24 +96,24 @@ def export_rows(store, run, what: str):
               help="Which table to export.")
 @db_option
 @run_option
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="CSV file to write [default: stdout].")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="CSV file to write [default: stdout]; never a SQLite database.")
 @json_option
 def export(what, db_path, run_id, out, as_json):
     """Export a run's longest games, loops, cycles or length histogram as CSV."""
+    if out:
+        check_output(out, (db_path,))  # before any work: never the results file
     with open_store(db_path, create=False) as store:
         run = store.run(run_id)
         rows = export_rows(store, run, what)
-    if as_json:
-        target = open(out, "w") if out else sys.stdout  # noqa: SIM115
-        for row in rows:
-            target.write(json.dumps({key: row[key] for key in EXPORTS[what]}) + "\n")
-    else:
-        target = open(out, "w", newline="") if out else sys.stdout  # noqa: SIM115
-        writer = csv.DictWriter(target, EXPORTS[what], extrasaction="ignore",
-                                lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    with atomic_output(out, (db_path,), newline="") if out else nullcontext(sys.stdout) as target:
+        if as_json:
+            for row in rows:
+                target.write(json.dumps({key: row[key] for key in EXPORTS[what]}) + "\n")
+        else:
+            writer = csv.DictWriter(target, EXPORTS[what], extrasaction="ignore",
+                                    lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
     if out:
-        target.close()
         click.echo(f"wrote {len(rows)} rows to {out}", err=True)
