@@ -53,6 +53,24 @@ def parse_cluster(spec: str) -> int | None:
     return None if match.group(1) is None else int(match.group(1))
 
 
+ADDRESS = re.compile(r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)"
+                     r"(?::(?P<port>\d{1,5}))?/?")
+SCHEMES = ("tcp", "tls", "ucx", "ws", "wss", "inproc")
+
+
+def check_address(address: str) -> str:
+    """A Dask scheduler address as ``[scheme://]host[:port]``; ValueError if it is not one.
+
+    Checked before anything starts, so a typo fails at once and leaves no run behind.
+    """
+    match = ADDRESS.fullmatch(address.strip())
+    if (not match or (match["scheme"] and match["scheme"] not in SCHEMES)
+            or (match["port"] and not 0 < int(match["port"]) < 65536)):
+        raise ValueError(f"{address!r} is not a scheduler address such as"
+                         " tcp://10.0.0.5:8786")
+    return address.strip()
+
+
 @dataclass(frozen=True)
 class ClusterOptions:
     """Where chunks run: a scheduler's address, or a local cluster of ``local_workers``."""

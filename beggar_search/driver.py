@@ -2,33 +2,72 @@
 
 Only this (parent) process writes to the store, one transaction per chunk.  Workers
 are local processes started with ``spawn`` (numba's threading layers are not
-fork-safe), or the calling process itself for one worker.  The first Ctrl-C (or
-SIGTERM) stops planning and lets the chunks in flight finish and be stored; a
-second one drops them.  Signals only set a flag that the loop reads between
-chunks: a kernel is never interrupted in the middle.  Either way every stored
-chunk is whole, and ``resume`` plays exactly the chunks that are missing.
+fork-safe); the command line always plays in worker processes, so the parent is never
+inside a kernel and answers signals at once (``InlinePool``, chunks in the calling
+process, is for library callers and tests).
+
+Stopping.  The first Ctrl-C or SIGTERM (to the parent alone or to its whole process
+group, as ``timeout``, systemd and job schedulers send it: workers ignore both) stops
+planning and lets the chunks in flight finish and be stored, for ``STOP_GRACE`` seconds
+at most; a second signal, or the end of the grace, drops them.  ``--hours`` ends the
+run the same way at its deadline.  Either way every stored chunk is whole, the run is
+marked stopped (or done, when its time is up), and ``resume`` plays exactly the chunks
+that are missing.  Workers die with the parent: a ``kill -9`` of the parent leaves no
+orphans.  A results file that cannot be written (a full disk) stops the run the same
+way, with one error line, and ``resume`` completes it once the file can be written.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
+import sqlite3
 import sys
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from tqdm import tqdm
 
 from . import __version__
 from .errors import UserError
-from .store import Run, Store
+from .store import Run, Store, StoreError
 from .strategies import STRATEGIES, execute, strategy_for, warm_up
 
+STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
+PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the kernel sends us when our parent dies
 
-def _worker_init(name: str, params: dict) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides how to stop
+
+def _die_with(parent: int) -> None:
+    """Exit as soon as process ``parent`` is gone, even in the middle of a kernel.
+
+    On Linux the kernel itself kills us (``PR_SET_PDEATHSIG``); elsewhere a thread polls,
+    which works whenever a kernel releases the interpreter between chunks.
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        armed = libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        armed = False
+    if os.getppid() != parent:  # the parent died before we could ask
+        os._exit(1)
+    if not armed:
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1.0)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _worker_init(name: str, params: dict, parent: int) -> None:
+    for sig in (signal.SIGINT, signal.SIGTERM):  # the parent decides how to stop
+        signal.signal(sig, signal.SIG_IGN)
+    _die_with(parent)
     warm_up(name, params)
 
 
@@ -40,7 +79,7 @@ class LocalPool:
         self.workers = workers
         self.executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_init, initargs=(name, params))
+            initializer=_worker_init, initargs=(name, params, os.getpid()))
 
     def submit(self, job) -> Future:
         return self.executor.submit(execute, job)
@@ -53,7 +92,9 @@ class LocalPool:
         processes = list(self.executor._processes.values())  # no public way to stop them
         self.executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
-            process.terminate()
+            process.kill()  # they ignore SIGTERM
+        for process in processes:
+            process.join(timeout=5)
 
 
 class InlinePool:
@@ -85,6 +126,12 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
+def make_pool(pool_factory, workers: int, name: str, params: dict):
+    """The pool a run plays on: ``pool_factory``'s, or local workers (inline for one)."""
+    factory = pool_factory or (InlinePool if workers == 1 else LocalPool)
+    return factory(workers, name, params)
+
+
 @dataclass
 class Session:
     """One sitting of a run: from start or resume to the end or a stop."""
@@ -94,6 +141,7 @@ class Session:
     workers: int
     quiet: bool = False
     pool_factory: type | None = None  # (workers, strategy name, params) -> pool
+    pool: object | None = None  # a pool already made (``start`` makes it before the run)
 
     def execute(self) -> dict:
         run = self.run
@@ -101,7 +149,6 @@ class Session:
         done = self.store.done_chunks(run.id)
         jobs = strategy.plan(done)
         hours = run.params.get("hours")
-        factory = self.pool_factory or (InlinePool if self.workers == 1 else LocalPool)
         show = not self.quiet and sys.stderr.isatty()
         # the bar counts the deals chunks are planned with (a climb also plays extra games)
         bar = tqdm(total=strategy.total, initial=sum(map(strategy.chunk_deals, done)),
@@ -111,27 +158,43 @@ class Session:
         interrupted = dropped = exhausted = False
         failure = None
         in_flight: dict = {}
-        pool = factory(self.workers, run.strategy, run.params)  # compiles: not timed
-        stops = []  # Ctrl-C and SIGTERM only ask: a kernel must never be cut in the middle
+        stops = []  # Ctrl-C and SIGTERM only ask: the loop below decides
         handlers = {sig: signal.signal(sig, lambda signum, frame: stops.append(signum))
                     for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            pool = self.pool or make_pool(self.pool_factory, self.workers, run.strategy,
+                                          run.params)  # compiles: not timed
+        except BaseException:
+            self._restore(handlers)
+            bar.close()
+            raise
+        self.store.on_wait = lambda text: self._message(bar, text, always=True)
+        self.store.stop_waiting = lambda: len(stops) >= 2
         self.elapsed_before = run.elapsed
         self.started = time.monotonic()
         deadline = None if hours is None else self.started + hours * 3600 - run.elapsed
+        stopping_since = None  # when the run stopped planning: a stop, or the deadline
         try:
             while True:
-                if len(stops) >= 2:
-                    dropped = True
-                    self._message(bar, f"dropped the chunks in flight ({len(in_flight)})",
-                                  always=True)
-                    break
+                now = time.monotonic()
                 if stops and not interrupted:
                     interrupted = True
                     self._message(bar, "stopping: finishing the chunks in flight"
                                        f" ({len(in_flight)}; Ctrl-C again to drop them)",
                                   always=True)
-                while (not interrupted and len(in_flight) < 2 * pool.workers
-                       and (deadline is None or time.monotonic() < deadline)):
+                if stopping_since is None and (interrupted or (
+                        deadline is not None and now >= deadline)):
+                    stopping_since = now
+                if in_flight and (len(stops) >= 2 or (
+                        stopping_since is not None and now - stopping_since > STOP_GRACE)):
+                    dropped = True
+                    why = ("" if len(stops) >= 2 else
+                           f" (not finished {STOP_GRACE:.0f} s after the stop;"
+                           " a smaller --chunk-size stores more often)")
+                    self._message(bar, f"dropped the chunks in flight ({len(in_flight)}){why}",
+                                  always=True)
+                    break
+                while stopping_since is None and len(in_flight) < 2 * pool.workers:
                     job = next(jobs, None)
                     if job is None:
                         exhausted = True
@@ -144,25 +207,48 @@ class Session:
                     job = in_flight.pop(future)
                     try:
                         summary = future.result()
-                    except Exception as error:  # a worker died, or a chunk failed
+                    except BrokenProcessPool:
+                        if stops:  # the workers were hit by the stop signal too
+                            dropped = True
+                            break
+                        failure = f"chunk {job.chunk} failed (a worker process died)"
+                        break
+                    except Exception as error:  # a chunk failed
                         failure = f"chunk {job.chunk} failed ({type(error).__name__}: {error})"
                         break
-                    self._store(strategy, job, summary, bar)
-                if failure:
+                    try:
+                        self._store(strategy, job, summary, bar)
+                    except (StoreError, sqlite3.Error) as error:  # a full disk, a lost file
+                        failure = f"cannot store chunk {job.chunk} in {self.store.path}: {error}"
+                        break
+                if failure or (dropped and stops):
                     break
         finally:
-            for sig, handler in handlers.items():
-                signal.signal(sig, handler)
+            self._restore(handlers)
             pool.close()
             bar.close()
         out_of_time = deadline is not None and time.monotonic() >= deadline
         complete = not failure and ((exhausted and not dropped)
                                     or (out_of_time and not interrupted))
-        self.store.set_status(run.id, "done" if complete else "stopped")
+        status_saved = self._set_status(run.id, "done" if complete else "stopped")
         if failure:
-            raise UserError(f"{failure}; the chunks stored so far are kept: continue with"
-                            f" `beggar-search search resume --run {run.id}`")
+            kept = "" if status_saved else " (the run could not even be marked stopped)"
+            raise UserError(f"{failure}{kept}; the chunks stored so far are kept: continue"
+                            f" with `beggar-search search resume --run {run.id}`")
         return summarise(self.store, run.id)
+
+    @staticmethod
+    def _restore(handlers: dict) -> None:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+
+    def _set_status(self, run_id: int, status: str) -> bool:
+        """Record the run's status; False when the file cannot be written (a full disk)."""
+        try:
+            self.store.set_status(run_id, status)
+        except (StoreError, sqlite3.Error):
+            return False
+        return True
 
     def _store(self, strategy, job, summary, bar) -> None:
         elapsed = self.elapsed_before + time.monotonic() - self.started
@@ -223,9 +309,18 @@ def summarise(store: Store, run_id: int) -> dict:
 
 def start(store: Store, strategy: str, params: dict, workers: int, quiet: bool = False,
           pool_factory=None) -> dict:
-    """Create a run and search until it is done or stopped; returns its summary."""
-    run = store.create_run(strategy, STRATEGIES[strategy].prepare(params), __version__)
-    return Session(store, run, workers, quiet, pool_factory).execute()
+    """Create a run and search until it is done or stopped; returns its summary.
+
+    The pool comes first: workers or a cluster that cannot start leave no empty run behind.
+    """
+    params = STRATEGIES[strategy].prepare(params)
+    pool = make_pool(pool_factory, workers, strategy, params)
+    try:
+        run = store.create_run(strategy, params, __version__)
+    except BaseException:
+        pool.close()
+        raise
+    return Session(store, run, workers, quiet, pool=pool).execute()
 
 
 def resume(store: Store, run_id: int | None, workers: int, quiet: bool = False,

@@ -11,6 +11,7 @@ and a cycle counts the distinct deals that reach it.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -104,7 +105,26 @@ GAME_COLUMNS = ("deal", "number", "chunk", "position", "outcome", "cards", "tric
 
 
 class StoreError(Exception):
-    """The file is not a results store, or a run is not in it."""
+    """The file is not a results store (or cannot be used as one), or a run is not in it."""
+
+
+SCHEMA_RELEASES = {1: "0.1"}  # results format -> the beggar-search releases that write it
+# seconds a command waits for another process's lock before it gives up (a search that is
+# running waits as long as it takes, so that no finished chunk is dropped)
+LOCK_PATIENCE = float(os.environ.get("BEGGAR_SEARCH_LOCK_WAIT", 600))
+BUSY_SLICE = 1.0  # seconds SQLite itself waits for a lock before we look again
+WAIT_NOTICE = 60.0  # seconds between two "still waiting for the lock" messages
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _busy(error: Exception) -> bool:
+    return isinstance(error, sqlite3.OperationalError) and "locked" in str(error).lower()
+
+
+def _is_sqlite(path: Path) -> bool:
+    with path.open("rb") as handle:
+        header = handle.read(len(SQLITE_HEADER))
+    return header == SQLITE_HEADER or header == b""
 
 
 @dataclass
@@ -145,59 +165,149 @@ class ChunkNews:
 class Store:
     """A results file.  ``Store(path)`` creates it if missing and checks it otherwise."""
 
-    def __init__(self, path: str | Path, create: bool = True):
+    def __init__(self, path: str | Path, create: bool = True, writing: bool | None = None,
+                 on_wait=None, patience: float | None = LOCK_PATIENCE):
+        """Open (or with ``create``, make) the results file at ``path``.
+
+        ``writing`` (default: ``create``): the caller will write, so a read-only or damaged
+        file is refused now, before any work.  A lock held by another process is waited
+        for, saying so through ``on_wait(text)``, for ``patience`` seconds (None: forever).
+        """
         self.path = Path(path)
+        self.on_wait = on_wait or (lambda text: None)
+        self.patience = patience
+        self.stop_waiting = lambda: False  # a search may give up waiting when it is stopped
+        writing = create if writing is None else writing
         if not self.path.exists() and not create:
             raise StoreError(f"no results file at {self.path}")
         if self.path.is_dir():
             raise StoreError(f"{self.path} is a folder, not a results file")
         if not self.path.parent.is_dir():
             raise StoreError(f"cannot create {self.path}: folder {self.path.parent} does not exist")
+        if self.path.exists() and not _is_sqlite(self.path):
+            raise StoreError(f"{self.path} is not a beggar-search results file"
+                             " (not an SQLite database)")
+        if writing:
+            self._check_writable()
         try:
-            self.db = sqlite3.connect(self.path, timeout=120, isolation_level=None)
+            self.db = sqlite3.connect(self.path, timeout=BUSY_SLICE, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open {self.path}: {error}") from None
+        try:
             self.db.row_factory = sqlite3.Row
-            self._check_or_create()
+            self._patiently(lambda: self._check_or_create(create, writing))
         except sqlite3.DatabaseError as error:
-            raise StoreError(f"{self.path} is not a beggar-search results file ({error})") from None
+            self.db.close()
+            raise StoreError(self._explain(error)) from None
+        except BaseException:
+            self.db.close()
+            raise
 
-    def _check_or_create(self) -> None:
-        """Check the file is a results store; make a new or empty file one.
+    def _check_writable(self) -> None:
+        """Refuse a file (or folder) this process may not write, saying which and why."""
+        for target, what in ((self.path, "file"), (self.path.parent, "folder")):
+            if target.exists() and not os.access(target, os.W_OK):
+                raise StoreError(f"cannot write {self.path}: the {what} {target} is read-only"
+                                 " (permission denied)")
+
+    def _explain(self, error: sqlite3.DatabaseError) -> str:
+        """One line saying what is wrong with the file, from SQLite's error."""
+        text = str(error)
+        if "readonly" in text or "read-only" in text:
+            return f"cannot write {self.path}: it is read-only ({text})"
+        if "malformed" in text or "corrupt" in text:
+            return self._damaged(text)
+        if "full" in text or "I/O" in text:
+            return f"cannot write {self.path}: {text}"
+        if "not a database" in text:
+            return f"{self.path} is not a beggar-search results file ({text})"
+        return f"cannot use {self.path}: {text}"
+
+    def _damaged(self, detail: str) -> str:
+        return (f"{self.path} is damaged ({detail}); nothing was written to it. Recover what is"
+                f" readable into a new file with: sqlite3 {self.path} .recover"
+                " | sqlite3 recovered.sqlite")
+
+    def _patiently(self, action, patience: float | None | str = "default"):
+        """``action()``, retried while another process holds a lock on the file.
+
+        Says it is waiting (``on_wait``) at once and every minute after; gives up with a
+        ``StoreError`` after ``patience`` seconds or when ``stop_waiting()`` says so.
+        """
+        patience = self.patience if patience == "default" else patience
+        started = time.monotonic()
+        told = None
+        while True:
+            try:
+                return action()
+            except sqlite3.OperationalError as error:
+                if not _busy(error):
+                    raise
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                now = time.monotonic()
+                waited = now - started + BUSY_SLICE
+                if (patience is not None and waited >= patience) or self.stop_waiting():
+                    raise StoreError(f"{self.path} is locked by another process (waited"
+                                     f" {waited:.0f} s); try again once it lets go") from None
+                if told is None or now - told >= WAIT_NOTICE:
+                    self.on_wait(f"waiting for a lock on {self.path} held by another process"
+                                 f" (waited {waited:.0f} s so far)")
+                    told = now
+                time.sleep(0.1)
+
+    def _check_or_create(self, create: bool, writing: bool) -> None:
+        """Check the file is a results store we can use; make a new or empty file one.
 
         Two searches may create the same file at once: the check and the creation
         happen in one write transaction, and a lock held by the other is waited out.
         """
-        self.db.execute("PRAGMA busy_timeout=120000")
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            application = self.db.execute("PRAGMA application_id").fetchone()[0]
-            tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if application == 0 and tables == 0:
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        self.db.execute(statement)
-                self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            elif application != APPLICATION_ID:
-                raise StoreError(f"{self.path} is not a beggar-search results file")
-            self.db.execute("COMMIT")
-        except BaseException:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise
-        self._wal()
-        self.db.execute("PRAGMA synchronous=FULL")
-
-    def _wal(self, patience: float = 120.0) -> None:
-        """Switch to write-ahead logging (once per file; SQLite may refuse it while busy)."""
-        deadline = time.monotonic() + patience
-        while True:
+        application = self.db.execute("PRAGMA application_id").fetchone()[0]
+        tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if application == 0 and tables == 0 and create:
+            self.db.execute("BEGIN IMMEDIATE")
             try:
-                self.db.execute("PRAGMA journal_mode=WAL")
-                return
-            except sqlite3.OperationalError as error:
-                if "locked" not in str(error) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+                application = self.db.execute("PRAGMA application_id").fetchone()[0]
+                tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+                if application == 0 and tables == 0:
+                    for statement in SCHEMA.split(";"):
+                        if statement.strip():
+                            self.db.execute(statement)
+                    self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                    self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
+        elif application != APPLICATION_ID:
+            raise StoreError(f"{self.path} is not a beggar-search results file")
+        self._check_schema(self.db.execute("PRAGMA user_version").fetchone()[0])
+        check = [row[0] for row in self.db.execute("PRAGMA quick_check(5)")]
+        if check != ["ok"]:
+            raise StoreError(self._damaged("; ".join(check)))
+        if writing:
+            self.db.execute("BEGIN IMMEDIATE")  # a read-only file or folder fails here
+            self.db.execute("ROLLBACK")
+            self._wal()
+            self.db.execute("PRAGMA synchronous=FULL")
+
+    def _check_schema(self, version: int) -> None:
+        if version == SCHEMA_VERSION:
+            return
+        from . import __version__
+
+        known = ", ".join(f"{v} (beggar-search {r})" for v, r in SCHEMA_RELEASES.items())
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} is in results format {version}, written by a newer"
+                             f" beggar-search; this is beggar-search {__version__}, which"
+                             f" reads format {known}: upgrade beggar-search to read it")
+        raise StoreError(f"{self.path} is in results format {version}, which beggar-search"
+                         f" {__version__} does not know (it reads format {known})")
+
+    def _wal(self) -> None:
+        """Switch to write-ahead logging (once per file; SQLite may refuse it while busy)."""
+        self.db.execute("PRAGMA journal_mode=WAL")
 
     def close(self) -> None:
         self.db.close()
@@ -212,12 +322,11 @@ class Store:
 
     def create_run(self, strategy: str, params: dict, version: str) -> Run:
         now = time.time()
-        cursor = self.db.execute(
+        cursor = self._patiently(lambda: self.db.execute(
             "INSERT INTO runs (strategy, params, version, status, created, updated, wins)"
             " VALUES (?, ?, ?, 'running', ?, ?, ?)",
             (strategy, json.dumps(params), version, now, now,
-             json.dumps([0] * int(params["players"]))),
-        )
+             json.dumps([0] * int(params["players"])))))
         return self.run(cursor.lastrowid)
 
     def run(self, run_id: int | None = None) -> Run:
@@ -240,8 +349,8 @@ class Store:
         return [self.run(run_id) for run_id in ids]
 
     def set_status(self, run_id: int, status: str) -> None:
-        self.db.execute("UPDATE runs SET status = ?, updated = ? WHERE id = ?",
-                        (status, time.time(), run_id))
+        self._patiently(lambda: self.db.execute(
+            "UPDATE runs SET status = ?, updated = ? WHERE id = ?", (status, time.time(), run_id)))
 
     def done_chunks(self, run_id: int) -> set[int]:
         return {row[0] for row in self.db.execute(
@@ -257,7 +366,7 @@ class Store:
         """
         players, deck = run.players, run.deck
         now = time.time()
-        self.db.execute("BEGIN IMMEDIATE")
+        self._patiently(lambda: self.db.execute("BEGIN IMMEDIATE"), patience=None)
         try:
             if self.db.execute("SELECT 1 FROM chunks WHERE run_id = ? AND chunk = ?",
                                (run.id, chunk)).fetchone():

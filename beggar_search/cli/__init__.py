@@ -4,6 +4,7 @@ Every subcommand prints results to stdout and messages to stderr; bad input
 gets one line on stderr and exit status 2, never a traceback.
 """
 
+import sqlite3
 import sys
 
 import click
@@ -56,6 +57,10 @@ def main(argv=None):
     except OSError as error:  # a file named on the command line cannot be read or written
         where = f"{error.filename}: " if error.filename else ""
         click.echo(f"beggar-search: error: {where}{error.strerror or error}", err=True)
+        sys.exit(2)
+    except sqlite3.Error as error:  # a results file damaged or lost while a command read it
+        click.echo(f"beggar-search: error: the results file could not be used: {error}",
+                   err=True)
         sys.exit(2)
     except (UserError, DeckError, StoreError, click.ClickException) as error:
         message = error.format_message() if isinstance(error, click.ClickException) else error

@@ -7,12 +7,12 @@ from click.core import ParameterSource
 
 from ..deck import Deal, DeckError
 from ..strategies.climb import DEFAULT_CLOSURE_STATES, DEFAULT_EXTEND
-from .common import UserError, deck_option, parse_deck
+from .common import COUNT, UserError, deck_option, parse_deck
 from .search import launch, players_option, run_params, search_options
 
 
 @click.command("climb")
-@click.option("--deals", type=click.IntRange(min=1), default=None,
+@click.option("--deals", type=COUNT, default=None,
               help="Random deals to play in total; the games of the extension come on top "
                    "[default: until Ctrl-C or --hours].")
 @click.option("--start", "start_deal", default=None, metavar="DEAL",

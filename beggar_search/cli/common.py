@@ -1,11 +1,53 @@
 """Pieces shared by the subcommands: options, output, errors."""
 
 import json
+import math
 
 import click
 
 from ..deck import Deck, DeckError
 from ..errors import UserError
+
+# Ranges the engine and the store can take: a number past them is bad input (exit 2),
+# caught before any run is created.
+INT64_MAX = (1 << 63) - 1
+RUN_ID = click.IntRange(1, INT64_MAX)
+MAX_TRICKS = click.IntRange(1, 10**12)  # int64 arithmetic in the kernels stays far from overflow
+COUNT = click.IntRange(1, 1 << 62)  # deals or tries of a run
+CHUNK_SIZE = click.IntRange(1, 1 << 27)  # seconds to a few minutes of work: stops stay prompt
+TOP = click.IntRange(0, 1_000_000)  # leaderboard rows are allocated per chunk
+SEED = click.IntRange(0, (1 << 128) - 1)
+WORKERS = click.IntRange(1, 4096)
+WORKERS_PER_CORE = 4  # local worker processes beyond this many per core are refused
+
+
+class Hours(click.ParamType):
+    """A positive, finite number of hours (``nan`` and ``inf`` are refused)."""
+
+    name = "hours"
+
+    def convert(self, value, param, ctx):
+        try:
+            hours = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of hours", param, ctx)
+        if not math.isfinite(hours) or hours <= 0 or hours > 1e6:
+            self.fail(f"{value!r} is not a number of hours between 0 and 1000000", param, ctx)
+        return hours
+
+
+def local_workers(workers: int | None) -> int:
+    """``--workers`` for local processes: all cores by default, never absurdly many."""
+    from ..driver import default_workers
+
+    cores = default_workers()
+    if workers is None:
+        return cores
+    if workers > WORKERS_PER_CORE * cores:
+        raise UserError(f"--workers {workers} is more than {WORKERS_PER_CORE} per core on this"
+                        f" machine ({cores} cores): at most {WORKERS_PER_CORE * cores}; use"
+                        " --cluster or --scheduler to run more")
+    return workers
 
 
 def deck_option(function):
@@ -32,12 +74,17 @@ def emit(data: dict, as_json: bool, text: str) -> None:
     click.echo(json.dumps(data, sort_keys=False) if as_json else text)
 
 
-def open_store(path, create: bool = True):
-    """The results store at ``path``; a file that is not one is a user error."""
+def open_store(path, create: bool = True, writing: bool | None = None):
+    """The results store at ``path``; a file that is not one is a user error.
+
+    ``writing``: the command will write (default: ``create``); a read-only or damaged file
+    is refused before any work.  Waiting for another process's lock is said on stderr.
+    """
     from ..store import Store, StoreError
 
     try:
-        return Store(path, create=create)
+        return Store(path, create=create, writing=writing,
+                     on_wait=lambda text: click.echo(f"beggar-search: {text}", err=True))
     except StoreError as error:
         raise UserError(str(error)) from None
 

@@ -6,12 +6,12 @@ import click
 
 from ..deck import STANDARD
 from ..strategies.hunt import CASELLA, starting_points
-from .common import deck_option, open_store, parse_deck
+from .common import COUNT, deck_option, open_store, parse_deck
 from .search import launch, players_option, run_params, search_options
 
 
 @click.command("hunt")
-@click.option("--tries", "deals", type=click.IntRange(min=1), default=None,
+@click.option("--tries", "deals", type=COUNT, default=None,
               help="States to try in total [default: until Ctrl-C or --hours].")
 @deck_option
 @players_option

@@ -5,7 +5,7 @@ import click
 from ..deck import Deal
 from ..engine import play as play_deal
 from ..engine import trace
-from .common import deck_option, emit, json_option, parse_deck
+from .common import MAX_TRICKS, deck_option, emit, json_option, parse_deck
 
 
 def summary(deal: Deal, result) -> str:
@@ -26,7 +26,7 @@ def summary(deal: Deal, result) -> str:
 @click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("deal_text", metavar="DEAL")
 @deck_option
-@click.option("--max-tricks", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--max-tricks", type=MAX_TRICKS, default=None, metavar="N",
               help="Agreed cap: stop after N tricks, most cards wins.")
 @click.option("--trace", "show_trace", is_flag=True, help="Show the game trick by trick.")
 @json_option

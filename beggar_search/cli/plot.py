@@ -5,7 +5,16 @@ from __future__ import annotations
 import click
 
 from ..outfile import check_output
-from .common import UserError, deck_option, emit, json_option, open_store, parse_deck
+from .common import (
+    MAX_TRICKS,
+    RUN_ID,
+    UserError,
+    deck_option,
+    emit,
+    json_option,
+    open_store,
+    parse_deck,
+)
 from .results import db_option, run_option
 
 
@@ -50,7 +59,7 @@ def plot():
 @plot.command()
 @db_option
 @run_option
-@click.option("--vs", "versus_id", type=int, default=None, metavar="RUN",
+@click.option("--vs", "versus_id", type=RUN_ID, default=None, metavar="RUN",
               help="Overlay a second run; both are then drawn as shares of their games.")
 @out_option("lengths.png")
 @json_option
@@ -72,7 +81,7 @@ def lengths(db_path, run_id, versus_id, out, as_json):
 @plot.command(context_settings={"ignore_unknown_options": True})
 @click.argument("deal_text", metavar="DEAL")
 @deck_option
-@click.option("--max-tricks", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--max-tricks", type=MAX_TRICKS, default=None, metavar="N",
               help="Agreed cap: stop after N tricks.")
 @out_option("game.png")
 @json_option

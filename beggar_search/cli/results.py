@@ -12,7 +12,7 @@ import click
 
 from ..driver import summarise
 from ..outfile import atomic_output, check_output
-from .common import emit, json_option, open_store, print_summary
+from .common import RUN_ID, emit, json_option, open_store, print_summary
 
 
 def db_option(function):
@@ -21,7 +21,7 @@ def db_option(function):
 
 
 def run_option(function):
-    return click.option("--run", "run_id", type=int, default=None,
+    return click.option("--run", "run_id", type=RUN_ID, default=None,
                         help="Run id [default: the latest run].")(function)
 
 

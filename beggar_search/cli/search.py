@@ -7,11 +7,38 @@ import numpy as np
 
 from .. import driver
 from ..deck import DeckError
-from .common import UserError, deck_option, json_option, open_store, parse_deck, print_summary
+from .common import (
+    CHUNK_SIZE,
+    COUNT,
+    MAX_TRICKS,
+    RUN_ID,
+    SEED,
+    TOP,
+    WORKERS,
+    Hours,
+    UserError,
+    deck_option,
+    json_option,
+    local_workers,
+    open_store,
+    parse_deck,
+    print_summary,
+)
 
 CLUSTER_META = "beggar_search.cluster"  # where the cluster options wait for launch/resume
 WORKERS_HELP = ("Worker processes [default: all cores].  With --scheduler or --cluster only the"
                 " limit on chunks in flight (twice N) [default: the cluster's worker threads].")
+
+
+def _check_scheduler(ctx, param, value):
+    if value is not None:
+        from ..distributed import check_address
+
+        try:
+            check_address(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error)) from None
+    return _remember_cluster(ctx, param, value)
 
 
 def _remember_cluster(ctx, param, value):
@@ -39,7 +66,7 @@ def cluster_options(function):
     """
     options = [
         click.option("--scheduler", metavar="ADDRESS", default=None, expose_value=False,
-                     callback=_remember_cluster,
+                     callback=_check_scheduler,
                      help="Run the chunks on the Dask cluster whose scheduler is at ADDRESS"
                           " (e.g. tcp://10.0.0.5:8786)."),
         click.option("--cluster", metavar="local[:N]", default=None, expose_value=False,
@@ -64,19 +91,18 @@ def cluster_settings():
 def search_options(function):
     """Options every search shares."""
     options = [
-        click.option("--workers", type=click.IntRange(min=1), default=None,
-                     help=WORKERS_HELP),
+        click.option("--workers", type=WORKERS, default=None, help=WORKERS_HELP),
         click.option("--db", "db_path", default="beggar-search.sqlite", show_default=True,
                      type=click.Path(dir_okay=False), help="Results file."),
-        click.option("--hours", type=click.FloatRange(min=0, min_open=True), default=None,
+        click.option("--hours", type=Hours(), default=None,
                      help="Stop after this many hours."),
-        click.option("--seed", type=click.IntRange(min=0), default=None,
+        click.option("--seed", type=SEED, default=None,
                      help="Seed of the run [default: a fresh one, recorded in the run]."),
-        click.option("--top", "top_k", type=click.IntRange(min=0), default=100,
+        click.option("--top", "top_k", type=TOP, default=100,
                      show_default=True, help="Keep the K longest terminating games."),
-        click.option("--max-tricks", type=click.IntRange(min=1), default=None, metavar="N",
+        click.option("--max-tricks", type=MAX_TRICKS, default=None, metavar="N",
                      help="Agreed cap: stop each game after N tricks."),
-        click.option("--chunk-size", type=click.IntRange(min=1), default=None, metavar="N",
+        click.option("--chunk-size", type=CHUNK_SIZE, default=None, metavar="N",
                      help="Deals per chunk of work (part of the run's identity).",
                      hidden=False),
         click.option("--quiet", is_flag=True, help="No progress bar or log lines."),
@@ -110,10 +136,11 @@ def launch(strategy: str, params: dict, db_path, workers, quiet, as_json,
     ``--scheduler``/``--cluster`` (none: local worker processes).
     """
     cluster = cluster_settings() if cluster is None else cluster
-    factory = cluster.pool_factory(workers)
+    # worker processes even for one worker: the parent answers signals and --hours at once
+    factory = cluster.pool_factory(workers) or driver.LocalPool
+    workers = (workers or driver.default_workers()) if cluster.enabled else local_workers(workers)
     with open_store(db_path) as store:
-        summary = driver.start(store, strategy, params, workers or driver.default_workers(),
-                               quiet, pool_factory=factory)
+        summary = driver.start(store, strategy, params, workers, quiet, pool_factory=factory)
     print_summary(summary, as_json)
 
 
@@ -128,7 +155,7 @@ def players_option(function):
 
 
 @search.command("random")
-@click.option("--deals", type=click.IntRange(min=1), default=None,
+@click.option("--deals", type=COUNT, default=None,
               help="Deals to play [default: until Ctrl-C or --hours].")
 @deck_option
 @players_option
@@ -146,7 +173,7 @@ def random_search(deals, deck_spec, players, workers, db_path, hours, seed, top_
 @players_option
 @click.option("--start", type=click.IntRange(min=0), default=0, show_default=True,
               help="First deal index.")
-@click.option("--count", type=click.IntRange(min=1), default=None,
+@click.option("--count", type=COUNT, default=None,
               help="Deals to play [default: to the end of the deck's deals].")
 @search_options
 def enumerate_search(deck_spec, players, start, count, workers, db_path, hours, seed, top_k,
@@ -167,8 +194,9 @@ def enumerate_search(deck_spec, players, start, count, workers, db_path, hours, 
 @search.command("resume")
 @click.option("--db", "db_path", default="beggar-search.sqlite", show_default=True,
               type=click.Path(dir_okay=False), help="Results file.")
-@click.option("--run", "run_id", type=int, default=None, help="Run to resume [default: latest].")
-@click.option("--workers", type=click.IntRange(min=1), default=None, help=WORKERS_HELP)
+@click.option("--run", "run_id", type=RUN_ID, default=None,
+              help="Run to resume [default: latest].")
+@click.option("--workers", type=WORKERS, default=None, help=WORKERS_HELP)
 @click.option("--quiet", is_flag=True, help="No progress bar or log lines.")
 @json_option
 @cluster_options
@@ -177,8 +205,9 @@ def resume(db_path, run_id, workers, quiet, as_json):
 
     A run may be resumed on a cluster though it started locally, and the other way round.
     """
-    factory = cluster_settings().pool_factory(workers)
-    with open_store(db_path, create=False) as store:
-        summary = driver.resume(store, run_id, workers or driver.default_workers(), quiet,
-                                pool_factory=factory)
+    cluster = cluster_settings()
+    factory = cluster.pool_factory(workers) or driver.LocalPool
+    workers = (workers or driver.default_workers()) if cluster.enabled else local_workers(workers)
+    with open_store(db_path, create=False, writing=True) as store:
+        summary = driver.resume(store, run_id, workers, quiet, pool_factory=factory)
     print_summary(summary, as_json)
