@@ -90,11 +90,16 @@ class LocalPool:
     def close(self) -> None:
         """Stop the workers at once; chunks still running or waiting are dropped."""
         processes = list(self.executor._processes.values())  # no public way to stop them
+        results = self.executor._result_queue
         self.executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.kill()  # they ignore SIGTERM
         for process in processes:
             process.join(timeout=5)
+        # A worker killed while it wrote a result leaves half a message in the result pipe,
+        # and the executor's thread would wait for the rest forever (and the interpreter for
+        # that thread at exit): closing our writing end lets that read end in EOF instead.
+        results._writer.close()
 
 
 class InlinePool:
@@ -217,8 +222,12 @@ class Session:
                         failure = f"chunk {job.chunk} failed ({type(error).__name__}: {error})"
                         break
                     try:
+                        self.store.rescue_if_moved()
                         self._store(strategy, job, summary, bar)
-                    except (StoreError, sqlite3.Error) as error:  # a full disk, a lost file
+                    except StoreError as error:  # the file deleted or replaced under us
+                        failure = str(error)
+                        break
+                    except sqlite3.Error as error:  # a full disk, a read-only file
                         failure = f"cannot store chunk {job.chunk} in {self.store.path}: {error}"
                         break
                 if failure or (dropped and stops):

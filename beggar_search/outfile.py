@@ -3,7 +3,9 @@
 An output is refused, before any work, when its path is a results file the command reads
 (the same path or the same file through a link), or any existing SQLite database: such a
 file is never overwritten. The output is written to a temporary file beside the target and
-renamed over it only once complete, so a failed write never leaves half a file.
+renamed over it only once complete, so a failed write never leaves half a file.  A target
+that is not a regular file (``/dev/null``, ``/dev/stdout``, a FIFO) is written directly: it
+is never replaced.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def is_sqlite(path: str | Path) -> bool:
-    """Whether ``path`` is an existing file that starts with SQLite's header."""
+    """Whether ``path`` is an existing regular file that starts with SQLite's header."""
+    if not os.path.isfile(path):  # never read a FIFO or a device: it may block
+        return False
     try:
         with open(path, "rb") as handle:
             return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
@@ -67,6 +71,11 @@ def atomic_output(out: str | Path, protect: tuple[str | Path, ...] = (), *,
     folder, so the final rename is atomic; it is removed if anything fails.
     """
     check_output(out, protect)
+    if os.path.exists(out) and not os.path.isfile(out):  # /dev/null, /dev/stdout, a FIFO
+        with open(out, "wb" if binary else "w",
+                  **({} if binary else {"newline": newline})) as handle:
+            yield handle
+        return
     target = Path(os.path.realpath(out)) if os.path.islink(out) else Path(out)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():

@@ -11,6 +11,7 @@ and a cycle counts the distinct deals that reach it.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import time
@@ -111,7 +112,16 @@ class StoreError(Exception):
 SCHEMA_RELEASES = {1: "0.1"}  # results format -> the beggar-search releases that write it
 # seconds a command waits for another process's lock before it gives up (a search that is
 # running waits as long as it takes, so that no finished chunk is dropped)
-LOCK_PATIENCE = float(os.environ.get("BEGGAR_SEARCH_LOCK_WAIT", 600))
+LOCK_WAIT_VARIABLE = "BEGGAR_SEARCH_LOCK_WAIT"
+
+
+def lock_patience() -> float:
+    """``BEGGAR_SEARCH_LOCK_WAIT`` seconds if it is a number >= 0, else ten minutes."""
+    try:
+        seconds = float(os.environ.get(LOCK_WAIT_VARIABLE, ""))
+    except ValueError:
+        return 600.0
+    return seconds if math.isfinite(seconds) and seconds >= 0 else 600.0
 BUSY_SLICE = 1.0  # seconds SQLite itself waits for a lock before we look again
 WAIT_NOTICE = 60.0  # seconds between two "still waiting for the lock" messages
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -166,7 +176,7 @@ class Store:
     """A results file.  ``Store(path)`` creates it if missing and checks it otherwise."""
 
     def __init__(self, path: str | Path, create: bool = True, writing: bool | None = None,
-                 on_wait=None, patience: float | None = LOCK_PATIENCE):
+                 on_wait=None, patience: float | None | str = "default"):
         """Open (or with ``create``, make) the results file at ``path``.
 
         ``writing`` (default: ``create``): the caller will write, so a read-only or damaged
@@ -175,13 +185,16 @@ class Store:
         """
         self.path = Path(path)
         self.on_wait = on_wait or (lambda text: None)
-        self.patience = patience
+        self.patience = lock_patience() if patience == "default" else patience
         self.stop_waiting = lambda: False  # a search may give up waiting when it is stopped
         writing = create if writing is None else writing
         if not self.path.exists() and not create:
             raise StoreError(f"no results file at {self.path}")
         if self.path.is_dir():
             raise StoreError(f"{self.path} is a folder, not a results file")
+        if self.path.exists() and not self.path.is_file():
+            raise StoreError(f"{self.path} is not a regular file (a device or a FIFO), not a"
+                             " results file")
         if not self.path.parent.is_dir():
             raise StoreError(f"cannot create {self.path}: folder {self.path.parent} does not exist")
         if self.path.exists() and not _is_sqlite(self.path):
@@ -196,6 +209,7 @@ class Store:
         try:
             self.db.row_factory = sqlite3.Row
             self._patiently(lambda: self._check_or_create(create, writing))
+            self.identity = self._identity()
         except sqlite3.DatabaseError as error:
             self.db.close()
             raise StoreError(self._explain(error)) from None
@@ -308,6 +322,27 @@ class Store:
     def _wal(self) -> None:
         """Switch to write-ahead logging (once per file; SQLite may refuse it while busy)."""
         self.db.execute("PRAGMA journal_mode=WAL")
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            status = self.path.stat()
+        except OSError:
+            return None
+        return status.st_dev, status.st_ino
+
+    def rescue_if_moved(self) -> None:
+        """Raise a ``StoreError`` if the file was deleted or replaced since it was opened.
+
+        What this connection holds is then written out whole (``VACUUM INTO``): back to the
+        path when nothing is there, else beside it, so nothing stored is lost with the file.
+        """
+        if self._identity() == self.identity:
+            return
+        target = self.path if not self.path.exists() else self.path.with_name(
+            f"{self.path.name}.rescued-{int(time.time())}.sqlite")
+        self.db.execute("VACUUM INTO ?", (str(target),))
+        raise StoreError(f"{self.path} was deleted or replaced while the search ran;"
+                         f" everything stored so far was written to {target}")
 
     def close(self) -> None:
         self.db.close()

@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -258,7 +259,7 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path):
 
 # --- results files that cannot be written, are locked, damaged or of another version -------
 
-SWEEP = ["--deck", "camicia", "--deals", "1000000", "--chunk-size", "20000", "--seed", "9",
+SWEEP = ["--deck", "camicia", "--deals", "600000", "--chunk-size", "20000", "--seed", "9",
          "--workers", "2"]
 
 
@@ -526,3 +527,61 @@ def test_an_unreachable_scheduler_creates_no_run(results):
                 "--db", str(results)), capture_output=True, text=True, timeout=180))
     assert "cannot reach the Dask scheduler" in message
     assert intact(results) == before
+
+
+# --- cases found by trying it as a hostile user, beyond the issue's list -------------------
+
+def test_an_export_to_a_device_or_a_fifo_writes_through_and_never_replaces_it(results,
+                                                                               tmp_path):
+    """Once, an export to /dev/null replaced the device with a regular file (as root)."""
+    done = subprocess.run(command("export", "--db", str(results), "--out", "/dev/null"),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE, text=True)
+    done = subprocess.run(command("export", "--db", str(results), "--out", str(fifo)),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert reader.communicate(timeout=60)[0].startswith("rank,deal,cards")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_a_fifo_or_a_device_as_results_file_is_one_line_at_once(tmp_path):
+    fifo = tmp_path / "pipe.sqlite"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/null"):
+        for args in (["runs"], ["search", "random", "--deals", "10"]):
+            message = fails_in_one_line(subprocess.run(command(*args, "--db", str(path)),
+                                                       capture_output=True, text=True,
+                                                       timeout=60))
+            assert "not a" in message
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_a_nonsense_lock_wait_falls_back_to_the_default(results):
+    done = subprocess.run(command("runs", "--db", str(results)), capture_output=True, text=True,
+                          env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "soon"}, timeout=60)
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 2, done.stderr
+
+
+@pytest.mark.slow
+def test_a_results_file_deleted_during_a_search_is_written_back(tmp_path, whole_sweep):
+    """`rm` of the results file while a search runs: what was stored is not lost with it."""
+    db = tmp_path / "deleted.sqlite"
+    process = subprocess.Popen(search(*SWEEP, db=db), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: db.exists() and chunks_stored(db) >= 2, what="two chunks")
+    for suffix in ("", "-wal", "-shm"):
+        db.with_name(db.name + suffix).unlink(missing_ok=True)
+    out, err = process.communicate(timeout=300)
+    if process.returncode == 0:
+        pytest.skip("the run ended before the file was deleted")
+    message = fails_in_one_line(subprocess.CompletedProcess([], process.returncode, out, err))
+    assert "deleted or replaced" in message and f"written to {db}" in message
+    assert chunks_stored(db) >= 2
+    resumed = subprocess.run(command("search", "resume", "--db", str(db), "--quiet"),
+                             capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    assert stored(db) == whole_sweep
