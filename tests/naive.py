@@ -1,6 +1,6 @@
 """Slow, obviously correct reference engine ("oracle") for Beggar-my-neighbour.
 
-Everything here follows ``RULES.md`` literally and favours clarity over speed.
+Everything here follows ``docs/rules.md`` literally and favours clarity over speed.
 Pure Python, standard library only.
 
 Card values: 0 plain, 1 jack, 2 queen, 3 king, 4 ace (the number of cards owed).

@@ -1,4 +1,4 @@
-"""The Numba engine against the oracle (tests/naive.py) and the reference values of RULES.md."""
+"""The Numba engine against the oracle (tests/naive.py) and the values of docs/rules.md."""
 
 import zlib
 
@@ -34,7 +34,7 @@ def test_published_long_games(deal, cards, tricks):
 
 
 def test_tiny_reference_deals():
-    # '2' / '3' and 'J' / '3J' of RULES.md name plain cards by rank
+    # '-' / '-' and 'J' / '-J' of docs/rules.md
     assert as_naive(play_state([[0], [0]]))["cards"] == 2
     two = play_state([[0], [0]])
     assert (two.outcome, two.cards, two.tricks, two.winner) == ("win", 2, 1, 2)

@@ -1,4 +1,4 @@
-"""Tests of the reference engine ``naive.py`` against RULES.md and hand-worked games."""
+"""Tests of the reference engine ``naive.py`` against docs/rules.md and hand-worked games."""
 
 import random
 from collections import Counter
@@ -37,7 +37,7 @@ def test_reference_deals_are_standard_decks(deal):
     assert Counter(hands[0] + hands[1]) == STANDARD_DECK
 
 
-# --- the two tiny deals of RULES.md (card names there are ranks: '2', '3' are plain cards) ---
+# --- the two tiny deals of docs/rules.md: '-' / '-' and 'J' / '-J' ---
 
 
 def test_two_plain_cards():

@@ -4,7 +4,7 @@ A trick ends with its taker ``W`` (the new leader) putting the pile under their
 hand, so the pile is the last ``L`` cards of ``W``'s hand for some length ``L``.
 For each ``L``, each choice of which players were in at the start of the trick
 and each possible previous leader, the pile's cards are replayed under the rules
-of RULES.md to see who laid which card; the trick must end exactly at its last
+of docs/rules.md to see who laid which card; the trick must end exactly at its last
 card (or at a player going out right after it) with ``W`` taking the pile.  Each
 player's laid cards then go back on top of their hand.
 

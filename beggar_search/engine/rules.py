@@ -6,6 +6,9 @@ hash of its contents, updated in O(1) per card laid or taken, so loop detection
 (Brent's algorithm over trick-boundary states) costs a few operations per trick
 and no table of states; a hash match is confirmed by comparing the states.
 
+The rules themselves, the counting convention and the reference values are
+written out in docs/rules.md.
+
 Results are int64 rows with the layout given by the ``R_*`` constants.
 """
 
