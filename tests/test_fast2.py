@@ -4,12 +4,13 @@ import numpy as np
 import pytest
 
 from beggar_search import Deal
+from beggar_search.deck import STANDARD
 from beggar_search.engine import batch, fast2, rules
 from beggar_search.engine.random import chunk_stream
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 LONGEST = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
-STANDARD = np.array([0] * 36 + [1] * 4 + [2] * 4 + [3] * 4 + [4] * 4, dtype=np.uint8)
+STANDARD_CARDS = STANDARD.sorted_cards()
 
 
 def sequence(text: str) -> np.ndarray:
@@ -19,7 +20,7 @@ def sequence(text: str) -> np.ndarray:
 
 def random_sequences(count: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    deals = [rng.permutation(STANDARD) for _ in range(count)]
+    deals = [rng.permutation(STANDARD_CARDS) for _ in range(count)]
     return np.array(deals, dtype=np.uint8).reshape(count, 52)
 
 

@@ -43,15 +43,6 @@ INITIAL_ROOM = 256
 
 
 @kernel
-def _next_in(out_mask, player, players):
-    """The next player after ``player`` not in ``out_mask`` (one at least must be in)."""
-    player = (player + 1) % players
-    while (out_mask >> player) & 1:
-        player = (player + 1) % players
-    return player
-
-
-@kernel
 def _popcount(mask):
     count = 0
     while mask:
@@ -97,9 +88,9 @@ def _emit(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, laid
 
 
 @kernel
-def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, laid, stack,
-            stack_laid, target, candidate, flat, sizes, pile, out_flat, out_sizes, out_leaders,
-            count):
+def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, laid, out_now,
+            stack, stack_laid, stack_out, target, candidate, flat, sizes, pile, out_flat,
+            out_sizes, out_leaders, count):
     """Replay the last ``length`` cards of the winner's hand as a trick led by ``leader``.
 
     Every way the trick can go that ends exactly at the pile's last card with
@@ -107,15 +98,14 @@ def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, la
     """
     players = tsizes.shape[0]
     start = tsizes[winner] - length
-    full = (1 << players) - 1
     position = 0
     current = leader
     owed = 0
     last_penalty = -1
-    out_mask = full & ~in_mask
     players_in = _popcount(in_mask)
     for p in range(players):
         laid[p] = 0
+        out_now[p] = 1 - ((in_mask >> p) & 1)
     top = 0
     force_out = False
     while True:
@@ -133,10 +123,10 @@ def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, la
                     stack[top, 1] = current
                     stack[top, 2] = owed
                     stack[top, 3] = last_penalty
-                    stack[top, 4] = out_mask
-                    stack[top, 5] = players_in
+                    stack[top, 4] = players_in
                     for p in range(players):
                         stack_laid[top, p] = laid[p]
+                        stack_out[top, p] = out_now[p]
                     top += 1
             elif may_go_out:
                 lay = False
@@ -150,7 +140,7 @@ def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, la
                 if card > 0:
                     last_penalty = current
                     owed = card
-                    current = _next_in(out_mask, current, players)
+                    current = rules.next_in(out_now, current)
                 elif last_penalty >= 0:
                     owed -= 1
                     if owed == 0:
@@ -160,9 +150,9 @@ def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, la
                                           pile, out_flat, out_sizes, out_leaders, count)
                         alive = False
                 else:
-                    current = _next_in(out_mask, current, players)
+                    current = rules.next_in(out_now, current)
             else:
-                out_mask |= 1 << current
+                out_now[current] = 1
                 players_in -= 1
                 if last_penalty >= 0:
                     if position == length and last_penalty == winner:
@@ -171,13 +161,13 @@ def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, la
                                       out_flat, out_sizes, out_leaders, count)
                     alive = False
                 elif players_in == 1:
-                    if position == length and _next_in(out_mask, current, players) == winner:
+                    if position == length and rules.next_in(out_now, current) == winner:
                         count = _emit(tflat, tsizes, winner, length, leader, in_mask, remaining,
                                       layer, laid, target, candidate, flat, sizes, pile,
                                       out_flat, out_sizes, out_leaders, count)
                     alive = False
                 else:
-                    current = _next_in(out_mask, current, players)
+                    current = rules.next_in(out_now, current)
         if top == 0:
             return count
         top -= 1
@@ -185,10 +175,10 @@ def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, la
         current = stack[top, 1]
         owed = stack[top, 2]
         last_penalty = stack[top, 3]
-        out_mask = stack[top, 4]
-        players_in = stack[top, 5]
+        players_in = stack[top, 4]
         for p in range(players):
             laid[p] = stack_laid[top, p]
+            out_now[p] = stack_out[top, p]
         force_out = True
 
 
@@ -215,7 +205,9 @@ def predecessors_into(tflat, tsizes, winner, out_flat, out_sizes, out_leaders):
     remaining = np.zeros(players, dtype=np.int64)
     layer = np.zeros(CAPACITY, dtype=np.int64)
     laid = np.zeros(players, dtype=np.int64)
-    stack = np.zeros((CAPACITY + players + 1, 6), dtype=np.int64)
+    out_now = np.zeros(players, dtype=np.uint8)
+    stack = np.zeros((CAPACITY + players + 1, 5), dtype=np.int64)
+    stack_out = np.zeros((CAPACITY + players + 1, players), dtype=np.uint8)
     stack_laid = np.zeros((CAPACITY + players + 1, players), dtype=np.int64)
     full = (1 << players) - 1
     count = 0
@@ -233,7 +225,8 @@ def predecessors_into(tflat, tsizes, winner, out_flat, out_sizes, out_leaders):
                 for leader in range(players):
                     if (in_mask >> leader) & 1:
                         count = _replay(tflat, tsizes, winner, length, leader, in_mask, remaining,
-                                        layer, laid, stack, stack_laid, target, candidate, flat,
+                                        layer, laid, out_now, stack, stack_laid, stack_out,
+                                        target, candidate, flat,
                                         sizes, pile, out_flat, out_sizes, out_leaders, count)
             if subset == empty_mask:
                 break

@@ -8,13 +8,19 @@ No loop detection: a game still going after ``MAX_TRICKS`` tricks is stopped and
 counted as unfinished (random deals practically never get there).
 
 Not used by the search; kept in the package so the installed ``bench`` command
-can measure it in the same run as the fast kernel.
+can measure it in the same run as the fast kernel; tests/test_baseline.py checks it
+against the oracle like every other kernel.
 """
 
 import numpy as np
 
+from ..deck import STANDARD
 from ..jit import kernel
 from .random import shuffle
+
+STANDARD_CARDS = STANDARD.sorted_cards()  # the deal sequence before the first shuffle
+N_CARDS = STANDARD.size
+HAND = N_CARDS // 2
 
 RING = 63  # ring buffers of 64 cards
 MAX_TRICKS = 100_000
@@ -72,23 +78,21 @@ def random_games(stream, n_deals):
 
     Returns (cards laid in all, games won by player 1, games won by player 2).
     """
-    deck = np.zeros(52, dtype=np.uint8)
-    for i in range(16):
-        deck[36 + i] = 1 + i // 4
+    deck = STANDARD_CARDS.copy()
     hands = np.zeros((2, RING + 1), dtype=np.uint8)
     head = np.zeros(2, dtype=np.int64)
     size = np.zeros(2, dtype=np.int64)
-    pile = np.zeros(52, dtype=np.uint8)
+    pile = np.zeros(N_CARDS, dtype=np.uint8)
     total = 0
     wins1 = 0
     wins2 = 0
     for _ in range(n_deals):
         shuffle(deck, stream)
         for p in range(2):
-            for i in range(26):
-                hands[p, i] = deck[26 * p + i]
+            for i in range(HAND):
+                hands[p, i] = deck[HAND * p + i]
             head[p] = 0
-            size[p] = 26
+            size[p] = HAND
         cards, tricks, winner = play_cards(hands, head, size, pile)
         total += cards
         if winner == 1:

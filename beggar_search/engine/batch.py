@@ -64,6 +64,17 @@ def _same_deal(a, b):
 
 
 @kernel
+def admits(counts, top_rows, cards):
+    """Whether a terminating game of ``cards`` cards goes on the leaderboard ``top_rows``.
+
+    It does while the board has room, and then only when longer than the shortest kept
+    (ties go to the earlier deal).  The one admission test of every chunk kernel.
+    """
+    k = top_rows.shape[0]
+    return k > 0 and (counts[C_TOP_FILLED] < k or cards > top_rows[counts[C_TOP_MIN], R_CARDS])
+
+
+@kernel
 def record_game(position, row, deal, counts, histogram, top_positions, top_rows, top_deals):
     """Count one game and keep it on the leaderboard if it is long enough.
 
@@ -82,12 +93,10 @@ def record_game(position, row, deal, counts, histogram, top_positions, top_rows,
         return
     counts[C_WINS + row[R_WINNER] - 1] += 1
     histogram[min(row[R_CARDS], HIST_LEN - 1)] += 1
-    k = top_positions.shape[0]
-    if k == 0:
+    if not admits(counts, top_rows, row[R_CARDS]):
         return
+    k = top_positions.shape[0]
     filled = counts[C_TOP_FILLED]
-    if filled == k and row[R_CARDS] <= top_rows[counts[C_TOP_MIN], R_CARDS]:
-        return  # not longer than the shortest kept (ties go to the earlier deal)
     for i in range(filled):  # a deal met again (small decks) is kept once, at its first place
         if top_rows[i, R_CARDS] == row[R_CARDS] and _same_deal(top_deals[i], deal):
             return
