@@ -155,25 +155,19 @@ def _search(store, depth, count, table, index, stop, max_states, players):
     flat = np.zeros((players, CAPACITY), dtype=np.uint8)
     sizes = np.zeros(players, dtype=np.int64)
     key = np.zeros(store.shape[1], dtype=np.int64)
-    room = backward.INITIAL_ROOM
-    out_flat = np.zeros((room, players, CAPACITY), dtype=np.uint8)
-    out_sizes = np.zeros((room, players), dtype=np.int64)
-    out_leaders = np.zeros(room, dtype=np.int64)
+    scratch = backward.new_scratch(players)
+    found = backward.new_predecessors(backward.INITIAL_ROOM, players)
     capacity = store.shape[0]
     while index < count and index < stop:
         leader = unpack_state(store[index], flat, sizes)
-        found = backward.predecessors_into(flat, sizes, leader, out_flat, out_sizes, out_leaders)
-        if found > room:
-            room = 2 * found
-            out_flat = np.zeros((room, players, CAPACITY), dtype=np.uint8)
-            out_sizes = np.zeros((room, players), dtype=np.int64)
-            out_leaders = np.zeros(room, dtype=np.int64)
-            found = backward.predecessors_into(flat, sizes, leader, out_flat, out_sizes,
-                                               out_leaders)
-        if count + found > capacity or 2 * (count + found) > table.shape[0]:
+        n_found = backward.predecessors_into(flat, sizes, leader, found, scratch)
+        if n_found > found.leaders.shape[0]:
+            found = backward.new_predecessors(2 * n_found, players)
+            n_found = backward.predecessors_into(flat, sizes, leader, found, scratch)
+        if count + n_found > capacity or 2 * (count + n_found) > table.shape[0]:
             return index, count, S_ROOM
-        for k in range(found):
-            pack_state(out_flat[k], out_sizes[k], out_leaders[k], key)
+        for k in range(n_found):
+            pack_state(found.flat[k], found.sizes[k], found.leaders[k], key)
             if count >= max_states:
                 if not _contains(store, table, key):
                     return index, count, S_BUDGET

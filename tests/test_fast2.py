@@ -104,9 +104,10 @@ def general_summary(deals: np.ndarray, max_tricks: int, top_k: int):
     recorder = batch.new_recorder(top_k, 52)
     flat = np.zeros((2, rules.CAPACITY), dtype=np.uint8)
     row = np.zeros(rules.RESULT_LEN, dtype=np.int64)
+    scratch = rules.new_scratch(2)
     for position, deal in enumerate(deals):
         recorder = batch._play_and_record(position, deal, fast2.SPLIT, max_tricks, flat, row,
-                                          recorder)
+                                          scratch, recorder)
     return batch.ChunkSummary.from_recorder(recorder, 2)
 
 

@@ -32,6 +32,7 @@ invent one.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -40,6 +41,70 @@ from . import rules
 from .rules import CAPACITY
 
 INITIAL_ROOM = 256
+
+
+class Predecessors(NamedTuple):
+    """Where ``predecessors_into`` writes: predecessor k is ``flat[k, p, :sizes[k, p]]``
+    with ``leaders[k]`` to lead."""
+
+    flat: np.ndarray  # uint8 (room, players, CAPACITY)
+    sizes: np.ndarray  # int64 (room, players)
+    leaders: np.ndarray  # int64 (room,)
+
+
+class Trick(NamedTuple):
+    """One way of replaying a trick: the target state's hands, who took the pile (the
+    target's leader), the pile's length, who led it and who was in at its start."""
+
+    tflat: np.ndarray  # uint8 (players, CAPACITY): the target's hands
+    tsizes: np.ndarray  # int64 (players,)
+    winner: int
+    length: int
+    leader: int
+    in_mask: int  # bit p: player p was in when the trick started
+
+
+class BackwardScratch(NamedTuple):
+    """Working space of ``predecessors_into``: allocated once (``new_scratch``), reused."""
+
+    target: rules.StateArrays  # the state predecessors must play into
+    candidate: rules.StateArrays  # a candidate predecessor, played forward
+    pile: np.ndarray  # uint8 (2, CAPACITY)
+    flat: np.ndarray  # uint8 (players, CAPACITY): the candidate's hands
+    sizes: np.ndarray  # int64 (players,)
+    remaining: np.ndarray  # int64 (players,): cards each held before laying this trick's
+    layer: np.ndarray  # int64 (CAPACITY,): who laid each card of the pile
+    laid: np.ndarray  # int64 (players,): cards each laid so far in the replay
+    out_now: np.ndarray  # uint8 (players,): who is out so far in the replay
+    stack: np.ndarray  # int64 (depth, S_LEN): the replay's open choices
+    stack_laid: np.ndarray  # int64 (depth, players)
+    stack_out: np.ndarray  # uint8 (depth, players)
+
+
+# a stack row: where the replay was when a player out of cards could also have gone out
+S_POSITION, S_CURRENT, S_OWED, S_LAST_PENALTY, S_PLAYERS_IN = range(5)
+S_LEN = 5
+
+
+@kernel
+def new_scratch(players):
+    """A ``BackwardScratch`` for states of ``players`` players."""
+    depth = CAPACITY + players + 1
+    return BackwardScratch(rules.new_state(players), rules.new_state(players), rules.new_pile(),
+                           np.zeros((players, CAPACITY), dtype=np.uint8),
+                           np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+                           np.zeros(CAPACITY, dtype=np.int64), np.zeros(players, dtype=np.int64),
+                           np.zeros(players, dtype=np.uint8),
+                           np.zeros((depth, S_LEN), dtype=np.int64),
+                           np.zeros((depth, players), dtype=np.int64),
+                           np.zeros((depth, players), dtype=np.uint8))
+
+
+@kernel
+def new_predecessors(room, players):
+    """Room for ``room`` predecessors of ``players`` players."""
+    return Predecessors(np.zeros((room, players, CAPACITY), dtype=np.uint8),
+                        np.zeros((room, players), dtype=np.int64), np.zeros(room, dtype=np.int64))
 
 
 @kernel
@@ -52,60 +117,67 @@ def _popcount(mask):
 
 
 @kernel
-def _emit(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, laid, target,
-          candidate, flat, sizes, pile, out_flat, out_sizes, out_leaders, count):
+def _emit(trick, scratch, found, count):
     """Build the candidate from a replay, check it forward, and keep it; returns the new count."""
+    tflat, tsizes, winner, length = trick.tflat, trick.tsizes, trick.winner, trick.length
+    remaining, laid, flat, sizes = scratch.remaining, scratch.laid, scratch.flat, scratch.sizes
     players = tsizes.shape[0]
     for p in range(players):
         # a player in at the start held a card, so laid one if they hold none now
-        if (in_mask >> p) & 1 and remaining[p] == 0 and laid[p] == 0:
+        if (trick.in_mask >> p) & 1 and remaining[p] == 0 and laid[p] == 0:
             return count
     start = tsizes[winner] - length
     for p in range(players):
         sizes[p] = 0
     for i in range(length):
-        p = layer[i]
+        p = scratch.layer[i]
         flat[p, sizes[p]] = tflat[winner, start + i]
         sizes[p] += 1
     for p in range(players):
         for i in range(remaining[p]):
             flat[p, sizes[p]] = tflat[p, i]
             sizes[p] += 1
-    hands, head, size, hashes, out, info = candidate
-    rules.load_state(flat, sizes, leader, hands, head, size, hashes, out, info)
-    if info[rules.I_LEADER] != leader or info[rules.I_IN] < 2:
+    candidate, target = scratch.candidate, scratch.target
+    rules.load_state(flat, sizes, trick.leader, candidate.hands, candidate.head, candidate.size,
+                     candidate.hashes, candidate.out, candidate.info)
+    if candidate.info[rules.I_LEADER] != trick.leader or candidate.info[rules.I_IN] < 2:
         return count
-    rules.play_trick(hands, head, size, hashes, out, info, pile)
-    if not rules.same_state(hands, head, size, info, target[0], target[1], target[2], target[5]):
+    rules.play_trick(candidate.hands, candidate.head, candidate.size, candidate.hashes,
+                     candidate.out, candidate.info, scratch.pile)
+    if not rules.same_state(candidate.hands, candidate.head, candidate.size, candidate.info,
+                            target.hands, target.head, target.size, target.info):
         return count
-    if count < out_flat.shape[0]:
+    if count < found.flat.shape[0]:
         for p in range(players):
-            out_sizes[count, p] = sizes[p]
+            found.sizes[count, p] = sizes[p]
             for i in range(sizes[p]):
-                out_flat[count, p, i] = flat[p, i]
-        out_leaders[count] = leader
+                found.flat[count, p, i] = flat[p, i]
+        found.leaders[count] = trick.leader
     return count + 1
 
 
 @kernel
-def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, laid, out_now,
-            stack, stack_laid, stack_out, target, candidate, flat, sizes, pile, out_flat,
-            out_sizes, out_leaders, count):
-    """Replay the last ``length`` cards of the winner's hand as a trick led by ``leader``.
+def _replay(trick, scratch, found, count):
+    """Replay the last ``trick.length`` cards of the winner's hand as a trick led by
+    ``trick.leader``.
 
     Every way the trick can go that ends exactly at the pile's last card with
-    ``winner`` taking it is built and checked by ``_emit``.
+    ``trick.winner`` taking it is built and checked by ``_emit``.
     """
-    players = tsizes.shape[0]
-    start = tsizes[winner] - length
+    tflat, winner, length = trick.tflat, trick.winner, trick.length
+    remaining, laid, out_now, layer = (scratch.remaining, scratch.laid, scratch.out_now,
+                                       scratch.layer)
+    stack, stack_laid, stack_out = scratch.stack, scratch.stack_laid, scratch.stack_out
+    players = trick.tsizes.shape[0]
+    start = trick.tsizes[winner] - length
     position = 0
-    current = leader
+    current = trick.leader
     owed = 0
     last_penalty = -1
-    players_in = _popcount(in_mask)
+    players_in = _popcount(trick.in_mask)
     for p in range(players):
         laid[p] = 0
-        out_now[p] = 1 - ((in_mask >> p) & 1)
+        out_now[p] = 1 - ((trick.in_mask >> p) & 1)
     top = 0
     force_out = False
     while True:
@@ -119,11 +191,11 @@ def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, la
             elif position < length:
                 lay = True
                 if may_go_out:  # the other branch: they had no card left
-                    stack[top, 0] = position
-                    stack[top, 1] = current
-                    stack[top, 2] = owed
-                    stack[top, 3] = last_penalty
-                    stack[top, 4] = players_in
+                    stack[top, S_POSITION] = position
+                    stack[top, S_CURRENT] = current
+                    stack[top, S_OWED] = owed
+                    stack[top, S_LAST_PENALTY] = last_penalty
+                    stack[top, S_PLAYERS_IN] = players_in
                     for p in range(players):
                         stack_laid[top, p] = laid[p]
                         stack_out[top, p] = out_now[p]
@@ -145,9 +217,7 @@ def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, la
                     owed -= 1
                     if owed == 0:
                         if position == length and last_penalty == winner:
-                            count = _emit(tflat, tsizes, winner, length, leader, in_mask,
-                                          remaining, layer, laid, target, candidate, flat, sizes,
-                                          pile, out_flat, out_sizes, out_leaders, count)
+                            count = _emit(trick, scratch, found, count)
                         alive = False
                 else:
                     current = rules.next_in(out_now, current)
@@ -156,26 +226,22 @@ def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, la
                 players_in -= 1
                 if last_penalty >= 0:
                     if position == length and last_penalty == winner:
-                        count = _emit(tflat, tsizes, winner, length, leader, in_mask, remaining,
-                                      layer, laid, target, candidate, flat, sizes, pile,
-                                      out_flat, out_sizes, out_leaders, count)
+                        count = _emit(trick, scratch, found, count)
                     alive = False
                 elif players_in == 1:
                     if position == length and rules.next_in(out_now, current) == winner:
-                        count = _emit(tflat, tsizes, winner, length, leader, in_mask, remaining,
-                                      layer, laid, target, candidate, flat, sizes, pile,
-                                      out_flat, out_sizes, out_leaders, count)
+                        count = _emit(trick, scratch, found, count)
                     alive = False
                 else:
                     current = rules.next_in(out_now, current)
         if top == 0:
             return count
         top -= 1
-        position = stack[top, 0]
-        current = stack[top, 1]
-        owed = stack[top, 2]
-        last_penalty = stack[top, 3]
-        players_in = stack[top, 4]
+        position = stack[top, S_POSITION]
+        current = stack[top, S_CURRENT]
+        owed = stack[top, S_OWED]
+        last_penalty = stack[top, S_LAST_PENALTY]
+        players_in = stack[top, S_PLAYERS_IN]
         for p in range(players):
             laid[p] = stack_laid[top, p]
             out_now[p] = stack_out[top, p]
@@ -183,32 +249,24 @@ def _replay(tflat, tsizes, winner, length, leader, in_mask, remaining, layer, la
 
 
 @kernel
-def predecessors_into(tflat, tsizes, winner, out_flat, out_sizes, out_leaders):
+def predecessors_into(tflat, tsizes, winner, found, scratch):
     """Every state one trick before the state ``tflat[p, :tsizes[p]]`` led by ``winner``.
 
-    Writes predecessor ``k`` as hands ``out_flat[k, p, :out_sizes[k, p]]`` with
-    leader ``out_leaders[k]`` and returns how many there are; when that is more
-    than the rows of ``out_flat``, only the first rows are written (call again
-    with more room).  A target whose leader holds no cards has none.
+    Writes the predecessors into ``found`` (a ``Predecessors``) and returns how many
+    there are; when that is more than its rows, only the first rows are written (call
+    again with more room).  A target whose leader holds no cards has none.  ``scratch``
+    is a ``BackwardScratch`` for this many players (``new_scratch``), allocated once
+    per search.
     """
     players = tsizes.shape[0]
     if tsizes[winner] < 2:
         return 0
-    target = rules._new_state(players)
-    rules.load_state(tflat, tsizes, winner, *target)
-    if target[5][rules.I_LEADER] != winner:
+    target = scratch.target
+    rules.load_state(tflat, tsizes, winner, target.hands, target.head, target.size,
+                     target.hashes, target.out, target.info)
+    if target.info[rules.I_LEADER] != winner:
         return 0
-    candidate = rules._new_state(players)
-    pile = rules.new_pile()
-    flat = np.zeros((players, CAPACITY), dtype=np.uint8)
-    sizes = np.zeros(players, dtype=np.int64)
-    remaining = np.zeros(players, dtype=np.int64)
-    layer = np.zeros(CAPACITY, dtype=np.int64)
-    laid = np.zeros(players, dtype=np.int64)
-    out_now = np.zeros(players, dtype=np.uint8)
-    stack = np.zeros((CAPACITY + players + 1, 5), dtype=np.int64)
-    stack_out = np.zeros((CAPACITY + players + 1, players), dtype=np.uint8)
-    stack_laid = np.zeros((CAPACITY + players + 1, players), dtype=np.int64)
+    remaining = scratch.remaining
     full = (1 << players) - 1
     count = 0
     for length in range(2, tsizes[winner] + 1):
@@ -224,10 +282,8 @@ def predecessors_into(tflat, tsizes, winner, out_flat, out_sizes, out_leaders):
             if _popcount(in_mask) >= 2:
                 for leader in range(players):
                     if (in_mask >> leader) & 1:
-                        count = _replay(tflat, tsizes, winner, length, leader, in_mask, remaining,
-                                        layer, laid, out_now, stack, stack_laid, stack_out,
-                                        target, candidate, flat,
-                                        sizes, pile, out_flat, out_sizes, out_leaders, count)
+                        trick = Trick(tflat, tsizes, winner, length, leader, in_mask)
+                        count = _replay(trick, scratch, found, count)
             if subset == empty_mask:
                 break
             subset = (subset - empty_mask) & empty_mask  # next subset of empty_mask
@@ -236,15 +292,14 @@ def predecessors_into(tflat, tsizes, winner, out_flat, out_sizes, out_leaders):
 
 @kernel
 def predecessor_arrays(tflat, tsizes, winner, room):
-    """``predecessors_into`` with output arrays of its own, grown until they fit."""
+    """``predecessors_into`` with a ``Predecessors`` of its own, grown until it fits."""
     players = tsizes.shape[0]
+    scratch = new_scratch(players)
     while True:
-        out_flat = np.zeros((room, players, CAPACITY), dtype=np.uint8)
-        out_sizes = np.zeros((room, players), dtype=np.int64)
-        out_leaders = np.zeros(room, dtype=np.int64)
-        count = predecessors_into(tflat, tsizes, winner, out_flat, out_sizes, out_leaders)
+        found = new_predecessors(room, players)
+        count = predecessors_into(tflat, tsizes, winner, found, scratch)
         if count <= room:
-            return count, out_flat, out_sizes, out_leaders
+            return count, found
         room = count
 
 
@@ -260,10 +315,9 @@ def predecessors(hands: Sequence[Sequence[int]], leader: int) -> list[tuple[list
     if not 0 <= leader < len(hands):
         raise ValueError(f"leader {leader} out of range for {len(hands)} players")
     flat, sizes = rules.pack_hands(hands)
-    count, out_flat, out_sizes, out_leaders = predecessor_arrays(flat, sizes, int(leader),
-                                                                 INITIAL_ROOM)
+    count, found = predecessor_arrays(flat, sizes, int(leader), INITIAL_ROOM)
     return [
-        ([[int(c) for c in out_flat[k, p, : out_sizes[k, p]]] for p in range(len(hands))],
-         int(out_leaders[k]))
+        ([[int(c) for c in found.flat[k, p, : found.sizes[k, p]]] for p in range(len(hands))],
+         int(found.leaders[k]))
         for k in range(count)
     ]

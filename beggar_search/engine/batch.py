@@ -13,6 +13,7 @@ same result however chunks were spread over workers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,7 +33,24 @@ COUNTS_LEN = C_WINS + MAX_PLAYERS
 INITIAL_LOOP_ROOM = 16
 
 
-def new_recorder(top_k: int, n_cards: int):
+class Recorder(NamedTuple):
+    """The arrays a chunk kernel fills (a Numba named tuple); ``ChunkSummary`` is its Python form.
+
+    The leaderboard is ``top_*`` (kept in no order: ``leaderboard`` sorts it), the loops
+    ``loop_*`` (``counts[C_LOOPS_KEPT]`` rows used; ``record`` grows them).
+    """
+
+    counts: np.ndarray  # int64 (COUNTS_LEN,), the C_* layout
+    histogram: np.ndarray  # int64 (HIST_LEN,)
+    top_positions: np.ndarray  # int64 (top_k,)
+    top_rows: np.ndarray  # int64 (top_k, RESULT_LEN)
+    top_deals: np.ndarray  # uint8 (top_k, cards)
+    loop_positions: np.ndarray  # int64 (room,)
+    loop_rows: np.ndarray  # int64 (room, RESULT_LEN)
+    loop_deals: np.ndarray  # uint8 (room, cards)
+
+
+def new_recorder(top_k: int, n_cards: int) -> Recorder:
     """Arrays a chunk kernel fills: counts, histogram, leaderboard, loops."""
     counts = np.zeros(COUNTS_LEN, dtype=np.int64)
     histogram = np.zeros(HIST_LEN, dtype=np.int64)
@@ -42,8 +60,8 @@ def new_recorder(top_k: int, n_cards: int):
     loop_positions = np.zeros(INITIAL_LOOP_ROOM, dtype=np.int64)
     loop_rows = np.zeros((INITIAL_LOOP_ROOM, RESULT_LEN), dtype=np.int64)
     loop_deals = np.zeros((INITIAL_LOOP_ROOM, n_cards), dtype=np.uint8)
-    return (counts, histogram, top_positions, top_rows, top_deals,
-            loop_positions, loop_rows, loop_deals)
+    return Recorder(counts, histogram, top_positions, top_rows, top_deals,
+                    loop_positions, loop_rows, loop_deals)
 
 
 @kernel
@@ -135,20 +153,21 @@ def record_loop(position, row, deal, counts, loop_positions, loop_rows, loop_dea
 @kernel
 def record(position, row, deal, recorder):
     """Record one played game (and keep it if it loops); returns the recorder."""
-    counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows, loop_deals = (
-        recorder)
-    record_game(position, row, deal, counts, histogram, top_positions, top_rows, top_deals)
-    if row[R_OUTCOME] == LOOP:
-        loop_pos, loop_rows, loop_deals = record_loop(
-            position, row, deal, counts, loop_pos, loop_rows, loop_deals)
-    return (counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows,
-            loop_deals)
+    record_game(position, row, deal, recorder.counts, recorder.histogram, recorder.top_positions,
+                recorder.top_rows, recorder.top_deals)
+    if row[R_OUTCOME] != LOOP:
+        return recorder
+    loop_positions, loop_rows, loop_deals = record_loop(
+        position, row, deal, recorder.counts, recorder.loop_positions, recorder.loop_rows,
+        recorder.loop_deals)
+    return Recorder(recorder.counts, recorder.histogram, recorder.top_positions,
+                    recorder.top_rows, recorder.top_deals, loop_positions, loop_rows, loop_deals)
 
 
 @kernel
-def _play_and_record(position, sequence, split, max_tricks, flat, row, recorder):
+def _play_and_record(position, sequence, split, max_tricks, flat, row, scratch, recorder):
     rules.deal_out(sequence, split, flat)
-    rules.play_game(flat, split, 0, max_tricks, row)
+    rules.play_game_with(flat, split, 0, max_tricks, row, scratch)
     return record(position, row, sequence, recorder)
 
 
@@ -157,10 +176,12 @@ def random_chunk(stream, n_deals, sorted_cards, split, max_tricks, recorder):
     """Play ``n_deals`` uniformly random deals drawn from ``stream`` (any deck, any players)."""
     flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
     row = np.zeros(RESULT_LEN, dtype=np.int64)
+    scratch = rules.new_scratch(split.shape[0])
     sequence = sorted_cards.copy()
     for position in range(n_deals):
         shuffle(sequence, stream)
-        recorder = _play_and_record(position, sequence, split, max_tricks, flat, row, recorder)
+        recorder = _play_and_record(position, sequence, split, max_tricks, flat, row, scratch,
+                                    recorder)
     return recorder
 
 
@@ -186,12 +207,24 @@ def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder):
     """Play ``n_deals`` consecutive deals in index order, from ``first_sequence``."""
     flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
     row = np.zeros(RESULT_LEN, dtype=np.int64)
+    scratch = rules.new_scratch(split.shape[0])
     sequence = first_sequence.copy()
     for position in range(n_deals):
         if position > 0:
             next_permutation(sequence)
-        recorder = _play_and_record(position, sequence, split, max_tricks, flat, row, recorder)
+        recorder = _play_and_record(position, sequence, split, max_tricks, flat, row, scratch,
+                                    recorder)
     return recorder
+
+
+def leaderboard(recorder) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The recorder's leaderboard in its order (positions, rows, deals; copies): cards
+    descending, then position ascending."""
+    recorder = Recorder(*recorder)
+    filled = int(recorder.counts[C_TOP_FILLED])
+    positions = recorder.top_positions[:filled]
+    order = np.lexsort((positions, -recorder.top_rows[:filled, R_CARDS]))
+    return positions[order], recorder.top_rows[:filled][order], recorder.top_deals[:filled][order]
 
 
 @dataclass
@@ -214,11 +247,12 @@ class ChunkSummary:
     cycles: list[dict] = field(default_factory=list)  # cycles met without a deal (the hunter)
 
     @classmethod
-    def from_recorder(cls, recorder, players: int, seconds: float = 0.0) -> ChunkSummary:
-        counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows, loop_deals = (
-            recorder)
-        filled = int(counts[C_TOP_FILLED])
-        order = np.lexsort((top_positions[:filled], -top_rows[:filled, R_CARDS]))
+    def from_recorder(cls, recorder, players: int, seconds: float = 0.0,
+                      top_k: int | None = None) -> ChunkSummary:
+        """The summary of a filled recorder; ``top_k`` keeps only the first of the leaderboard."""
+        recorder = Recorder(*recorder)
+        counts = recorder.counts
+        top_positions, top_rows, top_deals = leaderboard(recorder)
         kept = int(counts[C_LOOPS_KEPT])
         return cls(
             deals=int(counts[C_DEALS]),
@@ -226,12 +260,12 @@ class ChunkSummary:
             caps=int(counts[C_CAPS]),
             cards=int(counts[C_CARDS]),
             wins=counts[C_WINS:C_WINS + players].copy(),
-            histogram=histogram,
-            top_positions=top_positions[:filled][order],
-            top_rows=top_rows[:filled][order],
-            top_deals=top_deals[:filled][order],
-            loop_positions=loop_pos[:kept].copy(),
-            loop_rows=loop_rows[:kept].copy(),
-            loop_deals=loop_deals[:kept].copy(),
+            histogram=recorder.histogram,
+            top_positions=top_positions[:top_k],
+            top_rows=top_rows[:top_k],
+            top_deals=top_deals[:top_k],
+            loop_positions=recorder.loop_positions[:kept].copy(),
+            loop_rows=recorder.loop_rows[:kept].copy(),
+            loop_deals=recorder.loop_deals[:kept].copy(),
             seconds=seconds,
         )

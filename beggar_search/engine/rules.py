@@ -12,6 +12,8 @@ written out in docs/rules.md.
 Results are int64 rows with the layout given by the ``R_*`` constants.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..deck import MAX_CARDS, MAX_PLAYERS
@@ -51,6 +53,28 @@ def _powers():
 POWERS = _powers()
 
 
+class StateArrays(NamedTuple):
+    """The kernel arrays of one trick-boundary state (see ``State``); a Numba named tuple."""
+
+    hands: np.ndarray  # uint8 (players, CAPACITY) ring buffers
+    head: np.ndarray  # int64 (players,)
+    size: np.ndarray  # int64 (players,)
+    hashes: np.ndarray  # int64 (players,)
+    out: np.ndarray  # uint8 (players,)
+    info: np.ndarray  # int64 (INFO_LEN,)
+
+
+class GameScratch(NamedTuple):
+    """Working space of ``play_game_with``: allocated once (``new_scratch``), reused per game."""
+
+    state: StateArrays  # the game being played
+    saved: StateArrays  # Brent's saved state
+    first: StateArrays  # the cycle's first state, once a loop is found
+    later: StateArrays  # one period ahead of ``first``
+    pile: np.ndarray  # uint8 (2, CAPACITY)
+    cap_sizes: np.ndarray  # int64 (players,): hand sizes at the cap
+
+
 class State:
     """A trick-boundary state held in kernel arrays.
 
@@ -69,8 +93,8 @@ class State:
         self.out = np.zeros(players, dtype=np.uint8)
         self.info = np.zeros(INFO_LEN, dtype=np.int64)
 
-    def arrays(self):
-        return self.hands, self.head, self.size, self.hashes, self.out, self.info
+    def arrays(self) -> StateArrays:
+        return StateArrays(self.hands, self.head, self.size, self.hashes, self.out, self.info)
 
     @classmethod
     def from_hands(cls, hands, leader: int = 0) -> "State":
@@ -261,134 +285,177 @@ def new_pile():
 
 
 @kernel
-def _advance(hands, head, size, hashes, out, info, pile, tricks):
+def _advance(state, pile, tricks):
     """Play up to ``tricks`` tricks; stop early if the game ends."""
     for _ in range(tricks):
-        if info[I_IN] <= 1:
+        if state.info[I_IN] <= 1:
             return
-        play_trick(hands, head, size, hashes, out, info, pile)
+        play_trick(state.hands, state.head, state.size, state.hashes, state.out, state.info, pile)
+
+
+@kernel
+def _trick(state, pile):
+    return play_trick(state.hands, state.head, state.size, state.hashes, state.out, state.info,
+                      pile)
+
+
+@kernel
+def _load(flat, sizes, leader, state):
+    load_state(flat, sizes, leader, state.hands, state.head, state.size, state.hashes, state.out,
+               state.info)
+
+
+@kernel
+def _hash(state):
+    return state_hash(state.size, state.hashes, state.info)
+
+
+@kernel
+def _same(a, b):
+    return same_state(a.hands, a.head, a.size, a.info, b.hands, b.head, b.size, b.info)
+
+
+@kernel
+def _copy(src, dst):
+    copy_state(src.hands, src.head, src.size, src.hashes, src.out, src.info,
+               dst.hands, dst.head, dst.size, dst.hashes, dst.out, dst.info)
 
 
 @kernel
 def _cycle_start(flat, sizes, leader, period, pile, a, b):
     """Brent's second phase: the first trick index mu with S(mu) == S(mu + period).
 
-    ``a`` and ``b`` are scratch states (tuples of arrays).  On return ``a`` is at
-    S(mu) and ``b`` at S(mu + period), with their counters.
+    ``a`` and ``b`` are scratch states.  On return ``a`` is at S(mu) and ``b`` at
+    S(mu + period), with their counters.
     """
-    load_state(flat, sizes, leader, a[0], a[1], a[2], a[3], a[4], a[5])
-    load_state(flat, sizes, leader, b[0], b[1], b[2], b[3], b[4], b[5])
-    _advance(b[0], b[1], b[2], b[3], b[4], b[5], pile, period)
+    _load(flat, sizes, leader, a)
+    _load(flat, sizes, leader, b)
+    _advance(b, pile, period)
     mu = 0
-    while not (state_hash(a[2], a[3], a[5]) == state_hash(b[2], b[3], b[5])
-               and same_state(a[0], a[1], a[2], a[5], b[0], b[1], b[2], b[5])):
-        play_trick(a[0], a[1], a[2], a[3], a[4], a[5], pile)
-        play_trick(b[0], b[1], b[2], b[3], b[4], b[5], pile)
+    while not (_hash(a) == _hash(b) and _same(a, b)):
+        _trick(a, pile)
+        _trick(b, pile)
         mu += 1
     return mu
 
 
 @kernel
-def _new_state(players):
-    return (np.zeros((players, CAPACITY), dtype=np.uint8), np.zeros(players, dtype=np.int64),
-            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(players, dtype=np.uint8), np.zeros(INFO_LEN, dtype=np.int64))
+def new_state(players):
+    """Empty kernel arrays for one state of ``players`` players."""
+    return StateArrays(np.zeros((players, CAPACITY), dtype=np.uint8),
+                       np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+                       np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.uint8),
+                       np.zeros(INFO_LEN, dtype=np.int64))
 
 
 @kernel
-def _write_loop(flat, sizes, leader, period, pile, result):
+def new_scratch(players):
+    """A ``GameScratch`` for games of ``players`` players."""
+    return GameScratch(new_state(players), new_state(players), new_state(players),
+                       new_state(players), new_pile(), np.zeros(players, dtype=np.int64))
+
+
+@kernel
+def _write_loop(flat, sizes, leader, period, scratch, result):
     players = sizes.shape[0]
-    a = _new_state(players)
-    b = _new_state(players)
-    mu = _cycle_start(flat, sizes, leader, period, pile, a, b)
+    a, b = scratch.first, scratch.later
+    mu = _cycle_start(flat, sizes, leader, period, scratch.pile, a, b)
     result[R_OUTCOME] = LOOP
-    result[R_CARDS] = b[5][I_CARDS]
-    result[R_TRICKS] = b[5][I_TRICKS]
+    result[R_CARDS] = b.info[I_CARDS]
+    result[R_TRICKS] = b.info[I_TRICKS]
     result[R_WINNER] = 0
     result[R_PRE_TRICKS] = mu
-    result[R_PRE_CARDS] = a[5][I_CARDS]
+    result[R_PRE_CARDS] = a.info[I_CARDS]
     result[R_PERIOD_TRICKS] = period
-    result[R_PERIOD_CARDS] = b[5][I_CARDS] - a[5][I_CARDS]
+    result[R_PERIOD_CARDS] = b.info[I_CARDS] - a.info[I_CARDS]
     for p in range(players):
-        result[R_SIZES + p] = a[2][p]
-    least = fingerprint(b[2], b[3], b[5])
+        result[R_SIZES + p] = a.size[p]
+    least = fingerprint(b.size, b.hashes, b.info)
     for _ in range(period - 1):
-        play_trick(b[0], b[1], b[2], b[3], b[4], b[5], pile)
-        least = min(least, fingerprint(b[2], b[3], b[5]))
+        _trick(b, scratch.pile)
+        least = min(least, fingerprint(b.size, b.hashes, b.info))
     result[R_CYCLE] = least
 
 
 @kernel
-def _period_from(hands, head, size, hashes, out, info, pile, limit):
-    """Tricks until the state comes back to itself, at most ``limit``; 0 if it does not."""
-    start = _new_state(size.shape[0])
-    copy_state(hands, head, size, hashes, out, info, *start)
-    target = state_hash(size, hashes, info)
+def _period_from(state, start, pile, limit):
+    """Tricks until ``state`` comes back to itself, at most ``limit``; 0 if it does not.
+
+    ``start`` is scratch space for the state it starts from.
+    """
+    _copy(state, start)
+    target = _hash(state)
     for step in range(1, limit + 1):
-        play_trick(hands, head, size, hashes, out, info, pile)
-        if info[I_IN] <= 1:
+        _trick(state, pile)
+        if state.info[I_IN] <= 1:
             return 0
-        if state_hash(size, hashes, info) == target and same_state(
-                hands, head, size, info, start[0], start[1], start[2], start[5]):
+        if _hash(state) == target and _same(state, start):
             return step
     return 0
 
 
 @kernel
 def play_game(flat, sizes, leader, max_tricks, result):
+    """``play_game_with`` for one game: allocates its own scratch space."""
+    play_game_with(flat, sizes, leader, max_tricks, result, new_scratch(sizes.shape[0]))
+
+
+@kernel
+def play_game_with(flat, sizes, leader, max_tricks, result, scratch):
     """Play a game from hands ``flat[p, :sizes[p]]`` with ``leader`` to lead.
 
     ``max_tricks`` > 0 stops the game at that trick boundary (outcome CAP, the
     player holding most cards wins, 0 on a tie) unless it has ended or a state
     has repeated by then.  Writes a result row (``R_*`` layout) into ``result``.
+    ``scratch`` is a ``GameScratch`` (``new_scratch``) for this many players,
+    allocated once per chunk.
     """
     players = sizes.shape[0]
-    hands, head, size, hashes, out, info = _new_state(players)
-    saved = _new_state(players)
-    pile = new_pile()
-    load_state(flat, sizes, leader, hands, head, size, hashes, out, info)
+    state, saved, pile = scratch.state, scratch.saved, scratch.pile
+    _load(flat, sizes, leader, state)
     for k in range(RESULT_LEN):
         result[k] = 0
-    if info[I_IN] <= 1:  # nothing to play: the one player holding cards has won
+    if state.info[I_IN] <= 1:  # nothing to play: the one player holding cards has won
         result[R_OUTCOME] = WIN
-        result[R_WINNER] = info[I_LEADER] + 1
+        result[R_WINNER] = state.info[I_LEADER] + 1
         for p in range(players):
-            result[R_SIZES + p] = size[p]
+            result[R_SIZES + p] = state.size[p]
         return
-    copy_state(hands, head, size, hashes, out, info, *saved)
-    saved_hash = state_hash(size, hashes, info)
+    _copy(state, saved)
+    saved_hash = _hash(state)
     power = 1
     lam = 0
     while True:
-        winner = play_trick(hands, head, size, hashes, out, info, pile)
-        if info[I_IN] <= 1:
+        winner = _trick(state, pile)
+        if state.info[I_IN] <= 1:
             result[R_OUTCOME] = WIN
-            result[R_CARDS] = info[I_CARDS]
-            result[R_TRICKS] = info[I_TRICKS]
+            result[R_CARDS] = state.info[I_CARDS]
+            result[R_TRICKS] = state.info[I_TRICKS]
             result[R_WINNER] = winner + 1
             for p in range(players):
-                result[R_SIZES + p] = size[p]
+                result[R_SIZES + p] = state.size[p]
             return
         lam += 1
-        current_hash = state_hash(size, hashes, info)
-        if current_hash == saved_hash and same_state(
-                hands, head, size, info, saved[0], saved[1], saved[2], saved[5]):
-            _write_loop(flat, sizes, leader, lam, pile, result)
+        current_hash = _hash(state)
+        if current_hash == saved_hash and _same(state, saved):
+            _write_loop(flat, sizes, leader, lam, scratch, result)
             return
         if lam == power:
-            copy_state(hands, head, size, hashes, out, info, *saved)
+            _copy(state, saved)
             saved_hash = current_hash
             power *= 2
             lam = 0
-        if max_tricks > 0 and info[I_TRICKS] >= max_tricks:
+        if max_tricks > 0 and state.info[I_TRICKS] >= max_tricks:
             break
     # the cap: a repeat by now means this state is on a cycle of at most max_tricks
-    cap_sizes = size.copy()
-    cap_tricks = info[I_TRICKS]
-    cap_cards = info[I_CARDS]
-    period = _period_from(hands, head, size, hashes, out, info, pile, max_tricks)
+    cap_sizes = scratch.cap_sizes
+    for p in range(players):
+        cap_sizes[p] = state.size[p]
+    cap_tricks = state.info[I_TRICKS]
+    cap_cards = state.info[I_CARDS]
+    period = _period_from(state, saved, pile, max_tricks)
     if period > 0:
-        _write_loop(flat, sizes, leader, period, pile, result)
+        _write_loop(flat, sizes, leader, period, scratch, result)
         if result[R_TRICKS] <= max_tricks:
             return
     result[R_OUTCOME] = CAP
@@ -425,6 +492,7 @@ def deal_out(sequence, sizes, flat):
 def play_sequences(sequences, split, leader, max_tricks, results):
     """Play many deals: row i of ``sequences`` is dealt out as ``split`` hand sizes."""
     flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
+    scratch = new_scratch(split.shape[0])
     for d in range(sequences.shape[0]):
         deal_out(sequences[d], split, flat)
-        play_game(flat, split, leader, max_tricks, results[d])
+        play_game_with(flat, split, leader, max_tricks, results[d], scratch)

@@ -154,6 +154,7 @@ class ClimbStrategy(Strategy):
         else:
             recorder = batch.random_chunk(stream, job.deals, self.deck.sorted_cards(),
                                           self.split, self.max_tricks, recorder)
+        recorder = batch.Recorder(*recorder)
         counts, _, top_positions, top_rows, top_deals = recorder[:5]
         filled = int(counts[batch.C_TOP_FILLED])
         order = np.lexsort((top_positions[:filled], -top_rows[:filled, R_CARDS]))
