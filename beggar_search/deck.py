@@ -1,5 +1,8 @@
 """Decks and deal notation: parse, format, validate, rank and unrank.
 
+A trick-boundary state (any split) is written with its leader first, from 1:
+``'2:--J/Q--'`` (``format_state``, ``parse_state``).
+
 A card is its value only: 0 plain, 1 jack, 2 queen, 3 king, 4 ace (cards owed).
 A deck is the count of cards of each value.  A deal is one hand per player,
 top card first; player 1 leads.
@@ -208,6 +211,17 @@ def parse_hands(text: str) -> list[tuple[int, ...]]:
 
 def format_hands(hands) -> str:
     return "/".join("".join(LETTERS[int(c)] for c in hand) for hand in hands)
+
+
+def format_state(hands, leader: int) -> str:
+    """A trick-boundary state with its leader: ``'2:--J/Q--'`` (leader from 1)."""
+    return f"{leader + 1}:{format_hands(hands)}"
+
+
+def parse_state(text: str) -> tuple[list[list[int]], int]:
+    """``'2:--J/Q--'`` (leader from 1, then hands) -> (hands, 0-based leader)."""
+    leader, _, hands = text.partition(":")
+    return [list(hand) for hand in parse_hands(hands)], int(leader) - 1
 
 
 def _multinomial(counts) -> int:

@@ -13,8 +13,9 @@ from beggar_search.cli import cli
 from beggar_search.deck import Deal, Deck, format_hands
 from beggar_search.engine import play, play_state, rules
 from beggar_search.engine.batch import next_permutation
+from beggar_search.engine.closure import pack_state, unpack_state
 from beggar_search.engine.game import cycle_name
-from beggar_search.reach import NoLoop, pack_state, reach, reach_state, unpack_state
+from beggar_search.reach import NoLoop, reach, reach_state
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 NESSLER = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"

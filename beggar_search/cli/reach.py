@@ -4,9 +4,8 @@ import re
 
 import click
 
-from ..deck import Deal
+from ..deck import Deal, parse_state
 from ..reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
-from ..strategies.hunt import parse_state
 from .common import UserError, deck_option, emit, json_option, open_store, parse_deck
 
 

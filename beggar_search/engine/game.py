@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..deck import LETTERS, Deal, Deck, format_hands
+from ..deck import LETTERS, Deal, Deck
 from . import rules
 from .rules import (
     OUTCOMES,
@@ -205,8 +205,3 @@ def trajectory(hands: Sequence[Sequence[int]], leader: int = 0,
     result = play_state(hands, leader, max_tricks)
     count = result.tricks if result.outcome == "loop" else result.tricks + 1
     return _states(hands, leader, 0, count)
-
-
-def state_text(hands, leader: int) -> str:
-    """A state in deal notation with its leader: ``'2:--J/Q--'`` (leader from 1)."""
-    return f"{leader + 1}:{format_hands(hands)}"

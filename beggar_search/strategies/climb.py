@@ -5,7 +5,7 @@ chunk of that seed and size), then extends the ``extend`` longest distinct deals
 it found (the parents, in leaderboard order; in chunk 0 the run's start deal
 ``start_deal`` comes first).  For each parent it takes the trajectory of its
 game (every trick-boundary state before the last one) and searches backwards
-(``reach.backward_closure``) for the states whose play reaches one of them,
+(``engine.closure.backward_closure``) for the states whose play reaches one of them,
 up to ``closure_states`` states.  Every fair state found (even split, player 1
 to lead) that is not on the trajectory itself is a deal whose game plays some
 tricks of its own and then merges into the parent's game: longer than the
@@ -48,6 +48,7 @@ import numpy as np
 from ..deck import Deal, DeckError
 from ..engine import batch, fast2, rules
 from ..engine.batch import ChunkSummary
+from ..engine.closure import backward_closure
 from ..engine.game import trajectory
 from ..engine.random import chunk_stream
 from ..engine.rules import R_CARDS, RESULT_LEN
@@ -132,8 +133,6 @@ class ClimbStrategy(Strategy):
 
     def _fair_ancestors(self, sequence: np.ndarray) -> list[tuple[int, ...]]:
         """Fair deals found by the backward search from the game's trajectory, sorted."""
-        from ..reach import backward_closure
-
         hands = Deal.from_sequence(sequence, self.players, self.deck).hands
         states = trajectory(hands, 0, self.max_tricks or None)
         if len(states) > 1 and sum(1 for hand in states[-1][0] if hand) == 1:

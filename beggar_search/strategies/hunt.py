@@ -17,10 +17,10 @@ import time
 
 import numpy as np
 
-from ..deck import Deal, Deck, parse_hands
+from ..deck import Deal, Deck, format_state, parse_state
 from ..engine import batch, rules
 from ..engine.batch import ChunkSummary
-from ..engine.game import cycle_key, play_state, state_cycle, state_text
+from ..engine.game import cycle_key, play_state, state_cycle
 from ..engine.random import below, chunk_stream, shuffle
 from ..jit import kernel
 from .base import ChunkJob, Strategy
@@ -126,12 +126,6 @@ def hunt_chunk(stream, cards, seeds, seed_sizes, seed_leaders, known, tries, fou
     return kept
 
 
-def parse_state(text: str):
-    """``'2:--J/Q--'`` (leader from 1, then hands) -> (hands, 0-based leader)."""
-    leader, _, hands = text.partition(":")
-    return [list(hand) for hand in parse_hands(hands)], int(leader) - 1
-
-
 def rotations(hands, leader: int):
     """The state under every renaming of the players that keeps their order of play."""
     players = len(hands)
@@ -157,7 +151,7 @@ def starting_points(entries, deck: Deck, players: int) -> tuple[list[str], list[
             if result.outcome == "loop":
                 known.add(result.cycle)
         states = state_cycle(hands, leader)
-        seeds += [state_text(h, lead) for h, lead in states]
+        seeds += [format_state(h, lead) for h, lead in states]
     return sorted(set(seeds)), sorted(known)
 
 
@@ -219,7 +213,7 @@ class HuntStrategy(Strategy):
                 recorder = _record_loop(recorder, position, Deal.parse(text, self.deck))
             cycles.append({
                 "cycle": reached.cycle, "period_tricks": reached.period_tricks,
-                "period_cards": reached.period_cards, "state": state_text(hands, leader),
+                "period_cards": reached.period_cards, "state": format_state(hands, leader),
                 "position": position, "fair_deals": len(reached.fair_deals),
                 "reach_states": reached.states, "reach_complete": reached.complete,
             })
