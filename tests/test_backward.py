@@ -4,12 +4,12 @@ every listed predecessor plays one trick (engine and oracle) to the given state.
 import numpy as np
 import pytest
 from naive import parse_deal, trick_naive
+from published import CASELLA
 
 from beggar_search.deck import Deal, Deck
 from beggar_search.engine import rules
 from beggar_search.engine.backward import predecessors
 
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 SMALL_DECKS = [(5, 2, 1, 1, 0), (6, 2, 2, 1, 0), (8, 2, 1, 1, 1), (14, 2, 2, 2, 2)]
 
 

@@ -3,16 +3,11 @@
 import numpy as np
 import pytest
 from naive import play_naive
+from published import LONG_GAMES
 
 from beggar_search import Deal
 from beggar_search.engine import baseline
 from beggar_search.engine.random import chunk_stream, shuffle
-
-PUBLISHED = [
-    "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
-    "----K---A--Q-A--JJA------J/-----KK---------A-JK-Q-Q-Q",
-    "-J------Q------AAA-----QQ-/K----JA-----------KQ-K-JJK",
-]
 
 
 def play_baseline(hands) -> tuple[int, int, int]:
@@ -32,7 +27,7 @@ def naive_figures(hands) -> tuple[int, int, int]:
     return result["cards"], result["tricks"], result["winner"]
 
 
-@pytest.mark.parametrize("deal", PUBLISHED)
+@pytest.mark.parametrize("deal", [deal for deal, _, _ in LONG_GAMES])
 def test_published_games(deal):
     hands = Deal.parse(deal).hands
     assert play_baseline(hands) == naive_figures(hands)

@@ -5,11 +5,9 @@ import subprocess
 import sys
 
 from click.testing import CliRunner
+from published import CASELLA, NESSLER
 
 from beggar_search.cli import cli
-
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
-NESSLER = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 
 
 def run(*args):

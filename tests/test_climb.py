@@ -2,6 +2,7 @@
 
 import pytest
 from click.testing import CliRunner
+from published import NESSLER
 from storeview import stored
 
 from beggar_search import Deal, Deck, driver, play
@@ -13,7 +14,6 @@ from beggar_search.store import Store
 from beggar_search.strategies import ChunkJob, execute, strategy_for
 
 TINY = "plain=5,J=2,Q=1,K=1"  # loops often, with 2 or 3 players
-NESSLER = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 
 
 def params(**extra):

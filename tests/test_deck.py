@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from published import CASELLA
 
 from beggar_search import Deal, Deck, DeckError
 from beggar_search.deck import rank_sequence, unrank_sequence
@@ -29,7 +30,7 @@ def test_bad_decks_are_refused(spec):
 
 
 def test_notation_round_trip_and_digits():
-    text = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+    text = CASELLA
     deal = Deal.parse(text)
     assert str(deal) == text
     assert str(Deal.parse(text.replace("-", "0").replace("J", "1").replace("Q", "2")

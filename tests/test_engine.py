@@ -5,17 +5,12 @@ import zlib
 import numpy as np
 import pytest
 from naive import play_naive, trick_naive
+from published import CASELLA, LONG_GAMES
 
 from beggar_search import Deal, Deck, play, play_state, trace
 from beggar_search.engine import rules
 from beggar_search.engine.game import Result
 
-REFERENCE = [
-    ("---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---", 8344, 1164),
-    ("----K---A--Q-A--JJA------J/-----KK---------A-JK-Q-Q-Q", 7972, 1106),
-    ("-J------Q------AAA-----QQ-/K----JA-----------KQ-K-JJK", 7959, 1122),
-]
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 FIELDS = ("outcome", "cards", "tricks", "winner", "hand_sizes", "preperiod_tricks",
           "preperiod_cards", "period_tricks", "period_cards")
 
@@ -26,7 +21,7 @@ def as_naive(result: Result) -> dict:
     return data
 
 
-@pytest.mark.parametrize(("deal", "cards", "tricks"), REFERENCE)
+@pytest.mark.parametrize(("deal", "cards", "tricks"), LONG_GAMES)
 def test_published_long_games(deal, cards, tricks):
     result = play(deal)
     assert (result.outcome, result.cards, result.tricks) == ("win", cards, tricks)
@@ -55,8 +50,8 @@ def test_cap_against_loop_boundary():
     capped = play(CASELLA, max_tricks=65)
     assert (capped.outcome, capped.tricks) == ("cap", 65)
     assert capped.winner == 1 + int(np.argmax(capped.hand_sizes))
-    assert play(REFERENCE[0][0], max_tricks=1163).outcome == "cap"
-    assert play(REFERENCE[0][0], max_tricks=1164).outcome == "win"
+    assert play(LONG_GAMES[0][0], max_tricks=1163).outcome == "cap"
+    assert play(LONG_GAMES[0][0], max_tricks=1164).outcome == "win"
 
 
 def test_cap_tie_has_no_winner():

@@ -5,14 +5,9 @@ from collections import Counter
 
 import pytest
 from naive import parse_deal, play_naive, trick_naive
+from published import CASELLA, LONG_GAMES, NESSLER, NESSLER_2021, RUCKLIDGE
 
 PLAIN, JACK, QUEEN, KING, ACE = 0, 1, 2, 3, 4
-
-NESSLER_2022 = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
-NESSLER_2021 = "----K---A--Q-A--JJA------J/-----KK---------A-JK-Q-Q-Q"
-RUCKLIDGE_2014 = "-J------Q------AAA-----QQ-/K----JA-----------KQ-K-JJK"
-CASELLA_2024 = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
-
 STANDARD_DECK = Counter({PLAIN: 36, JACK: 4, QUEEN: 4, KING: 4, ACE: 4})
 
 
@@ -29,7 +24,7 @@ def test_parse_deal_rejects_unknown_characters():
         parse_deal("--X/--")
 
 
-@pytest.mark.parametrize("deal", [NESSLER_2022, NESSLER_2021, RUCKLIDGE_2014, CASELLA_2024])
+@pytest.mark.parametrize("deal", [NESSLER, NESSLER_2021, RUCKLIDGE, CASELLA])
 def test_reference_deals_are_standard_decks(deal):
     hands = parse_deal(deal)
     assert len(hands) == 2
@@ -64,14 +59,7 @@ def test_jack_against_three_jack_trick_by_trick():
 # --- the published long games --------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("deal", "cards", "tricks"),
-    [
-        (NESSLER_2022, 8344, 1164),
-        (NESSLER_2021, 7972, 1106),
-        (RUCKLIDGE_2014, 7959, 1122),
-    ],
-)
+@pytest.mark.parametrize(("deal", "cards", "tricks"), LONG_GAMES)
 def test_long_games(deal, cards, tricks):
     result = play_naive(parse_deal(deal))
     assert result["outcome"] == "win"
@@ -84,7 +72,7 @@ def test_long_games(deal, cards, tricks):
 
 
 def test_win_is_checked_before_the_cap():
-    hands = parse_deal(NESSLER_2022)
+    hands = parse_deal(NESSLER)
     assert play_naive(hands, max_tricks=1164)["outcome"] == "win"
     capped = play_naive(hands, max_tricks=1163)
     assert capped["outcome"] == "cap"
@@ -97,7 +85,7 @@ def test_win_is_checked_before_the_cap():
 
 
 def test_casella_loop():
-    result = play_naive(parse_deal(CASELLA_2024))
+    result = play_naive(parse_deal(CASELLA))
     assert result["outcome"] == "loop"
     assert result["winner"] == 0
     assert (result["preperiod_tricks"], result["preperiod_cards"]) == (4, 34)
@@ -107,7 +95,7 @@ def test_casella_loop():
 
 
 def test_casella_state_really_repeats():
-    hands, leader = parse_deal(CASELLA_2024), 0
+    hands, leader = parse_deal(CASELLA), 0
     states = [(hands, leader)]
     cards = 0
     counts = [0]
@@ -124,7 +112,7 @@ def test_casella_state_really_repeats():
 
 
 def test_casella_cap_and_loop_order():
-    hands = parse_deal(CASELLA_2024)
+    hands = parse_deal(CASELLA)
     capped = play_naive(hands, max_tricks=65)
     assert capped["outcome"] == "cap"
     assert capped["tricks"] == 65

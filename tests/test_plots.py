@@ -6,13 +6,12 @@ import sys
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from published import CASELLA, NESSLER
 
 from beggar_search import driver, plots
 from beggar_search.cli import cli, main
 from beggar_search.store import Store
 
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
-NESSLER_2022 = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 SMALL_DECK = "plain=5,J=2,Q=1,K=1"  # 1512 deals, 12 of them loops into 2 cycles
 MAGIC = {"png": b"\x89PNG\r\n\x1a\n", "svg": b"<svg", "pdf": b"%PDF-"}
 
@@ -57,7 +56,7 @@ def test_game_data_of_a_loop():
 
 
 def test_game_data_of_the_longest_known_game():
-    data = plots.game_data(NESSLER_2022)
+    data = plots.game_data(NESSLER)
     assert data["sizes"].shape == (1165, 2)
     assert list(data["sizes"][-1]) == [0, 52]
     assert data["laid"][-1] == 8344
@@ -142,7 +141,7 @@ def run_main(args, capsys) -> tuple[int, str, str]:
 
 def test_cli_game(tmp_path):
     out = tmp_path / "nessler.svg"
-    result = CliRunner().invoke(cli, ["plot", "game", NESSLER_2022, "--out", str(out),
+    result = CliRunner().invoke(cli, ["plot", "game", NESSLER, "--out", str(out),
                                       "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)

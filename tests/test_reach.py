@@ -8,6 +8,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from published import CASELLA, NESSLER
 
 from beggar_search.cli import cli
 from beggar_search.deck import Deal, Deck, format_hands
@@ -16,9 +17,6 @@ from beggar_search.engine.batch import next_permutation
 from beggar_search.engine.closure import pack_state, unpack_state
 from beggar_search.engine.game import cycle_name
 from beggar_search.reach import NoLoop, reach, reach_state
-
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
-NESSLER = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 
 
 def all_sequences(deck: Deck) -> np.ndarray:
