@@ -165,6 +165,14 @@ def record(position, row, deal, recorder):
 
 
 @kernel
+def record_rows(first_position, rows, sequences, recorder):
+    """Record played games (``rows``, their deals ``sequences``) from ``first_position`` on."""
+    for i in range(rows.shape[0]):
+        recorder = record(first_position + i, rows[i], sequences[i], recorder)
+    return recorder
+
+
+@kernel
 def _play_and_record(position, sequence, split, max_tricks, flat, row, scratch, recorder):
     rules.deal_out(sequence, split, flat)
     rules.play_game_with(flat, split, 0, max_tricks, row, scratch)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import count
 
 from ..deck import Deck
-from ..engine.batch import ChunkSummary
+from ..engine.batch import ChunkSummary, Recorder, new_recorder
+from ..engine.kernels import RANDOM, Engine, choose, random_kernel
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,12 @@ class ChunkJob:
 
 
 class Strategy:
-    """Plans a run as chunks and plays a chunk.  Subclasses set ``name`` and ``run_chunk``."""
+    """Plans a run as chunks and plays a chunk.
+
+    Subclasses set ``name`` and ``play`` (or, for a chunk that is more than recorded
+    games, ``run_chunk``).  ``self.engine`` plays deals with the fastest kernel that
+    applies; ``run_chunk`` times the chunk and summarises what ``play`` recorded.
+    """
 
     name = ""
     default_chunk = 1 << 16
@@ -34,6 +41,16 @@ class Strategy:
         """The run's parameters with the strategy's defaults filled in, before it is stored."""
         return {**params, "chunk_size": params.get("chunk_size") or cls.default_chunk}
 
+    @classmethod
+    def with_random_kernel(cls, params: dict, chunk_size) -> dict:
+        """``params`` with the random kernel chosen and stored as ``engine`` (see
+        ``engine.kernels``), and the chunk size ``chunk_size(kernel)`` unless one is given."""
+        engine = params.get("engine") or choose(Deck.parse(params["deck"]),
+                                                int(params["players"]), RANDOM).name
+        with_engine = {**params, "engine": engine}
+        chunk = params.get("chunk_size") or chunk_size(random_kernel(with_engine))
+        return {**with_engine, "chunk_size": chunk}
+
     def __init__(self, params: dict):
         self.params = params
         self.deck = Deck.parse(params["deck"])
@@ -41,6 +58,7 @@ class Strategy:
         self.chunk_size = int(params["chunk_size"])
         self.top_k = int(params["top_k"])
         self.max_tricks = int(params.get("max_tricks") or 0)
+        self.engine = Engine(self.deck, self.players, self.max_tricks, random_kernel(params))
 
     @property
     def total(self) -> int | None:
@@ -65,8 +83,20 @@ class Strategy:
         """The deal's number in the run: its index for an enumeration."""
         return chunk * self.chunk_size + position
 
-    def run_chunk(self, job: ChunkJob) -> ChunkSummary:
+    @property
+    def board_size(self) -> int:
+        """Leaderboard places a chunk's recorder keeps while it plays (``top_k`` are stored)."""
+        return self.top_k
+
+    def play(self, job: ChunkJob, recorder: Recorder) -> Recorder:
+        """Play the chunk's games into ``recorder``; returns it."""
         raise NotImplementedError
+
+    def run_chunk(self, job: ChunkJob) -> ChunkSummary:
+        started = time.perf_counter()
+        recorder = self.play(job, new_recorder(self.board_size, self.deck.size))
+        return ChunkSummary.from_recorder(recorder, self.players, time.perf_counter() - started,
+                                          top_k=self.top_k)
 
     def warm_up(self) -> None:
         self.run_chunk(ChunkJob(self.name, 0, 1, self.params))

@@ -10,8 +10,8 @@ up to ``closure_states`` states.  Every fair state found (even split, player 1
 to lead) that is not on the trajectory itself is a deal whose game plays some
 tricks of its own and then merges into the parent's game: longer than the
 parent whenever its own tricks lay more cards than the parent's game had laid
-up to the state where they meet.  All of them are played (the fast kernel for
-the standard deck between two players) and recorded after the random deals,
+up to the state where they meet.  All of them are played (by the fastest kernel
+that applies, like the random deals) and recorded after the random deals,
 at positions ``chunk_size`` onwards: the start deal, then each parent's new
 deals in sorted order, each deal once per chunk.  The chunk's ``deals`` counts
 every game played, random and extended.  The closure has a budget in states
@@ -41,32 +41,19 @@ the record's own game, are all shorter (the longest 8340 cards).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ..deck import Deal, DeckError
-from ..engine import batch, fast2, rules
-from ..engine.batch import ChunkSummary
+from ..engine import batch
+from ..engine.batch import Recorder
 from ..engine.closure import backward_closure
 from ..engine.game import trajectory
 from ..engine.random import chunk_stream
-from ..engine.rules import R_CARDS, RESULT_LEN
-from ..jit import kernel
 from .base import ChunkJob, Strategy
-from .sweep import FAST_CHUNK, fits_fast_kernel
 
-FAST_CLIMB_CHUNK = 4 * FAST_CHUNK  # random deals per chunk, fast kernel (see the docstring)
+CLIMB_CHUNKS = 4  # random deals per chunk: this many of a random search's (see the docstring)
 DEFAULT_EXTEND = 8  # parents extended per chunk
 DEFAULT_CLOSURE_STATES = 200_000  # budget of each parent's backward search
-
-
-@kernel
-def record_rows(first_position, rows, sequences, recorder):
-    """Record played games (``rows``, their deals ``sequences``) from ``first_position`` on."""
-    for i in range(rows.shape[0]):
-        recorder = batch.record(first_position + i, rows[i], sequences[i], recorder)
-    return recorder
 
 
 def start_sequence(text: str | None, deck, players: int) -> np.ndarray:
@@ -95,10 +82,9 @@ class ClimbStrategy(Strategy):
 
     @classmethod
     def prepare(cls, params: dict) -> dict:
-        fast = fits_fast_kernel(params)
-        chunk = params.get("chunk_size") or (FAST_CLIMB_CHUNK if fast else cls.default_chunk)
-        return {**params, "chunk_size": chunk,
-                "extend": _setting(params, "extend", DEFAULT_EXTEND),
+        params = cls.with_random_kernel(params, lambda kernel: (
+            CLIMB_CHUNKS * kernel.chunk_size if kernel.chunk_size else cls.default_chunk))
+        return {**params, "extend": _setting(params, "extend", DEFAULT_EXTEND),
                 "closure_states": _setting(params, "closure_states", DEFAULT_CLOSURE_STATES)}
 
     def __init__(self, params: dict):
@@ -106,8 +92,6 @@ class ClimbStrategy(Strategy):
         self.extend = _setting(params, "extend", DEFAULT_EXTEND)
         self.closure_states = _setting(params, "closure_states", DEFAULT_CLOSURE_STATES)
         self.start = start_sequence(params.get("start_deal"), self.deck, self.players)
-        self.fast = fits_fast_kernel(params)
-        self.split = np.array(self.deck.split(self.players), dtype=np.int64)
 
     @property
     def span(self) -> int:
@@ -123,13 +107,9 @@ class ClimbStrategy(Strategy):
         small = ClimbStrategy({**self.params, "closure_states": 500})
         small.run_chunk(ChunkJob(self.name, 1, 1, small.params))
 
-    def _play(self, sequences: np.ndarray) -> np.ndarray:
-        rows = np.zeros((len(sequences), RESULT_LEN), dtype=np.int64)
-        if self.fast:
-            fast2.play_sequences(sequences, self.max_tricks, rows)
-        else:
-            rules.play_sequences(sequences, self.split, 0, self.max_tricks, rows)
-        return rows
+    @property
+    def board_size(self) -> int:
+        return max(self.top_k, self.extend)
 
     def _fair_ancestors(self, sequence: np.ndarray) -> list[tuple[int, ...]]:
         """Fair deals found by the backward search from the game's trajectory, sorted."""
@@ -144,20 +124,11 @@ class ClimbStrategy(Strategy):
         found = {_joined(h) for h in store.with_header(split, 0)}
         return sorted(found - own)
 
-    def run_chunk(self, job: ChunkJob) -> ChunkSummary:
-        begin = time.perf_counter()
-        recorder = batch.new_recorder(max(self.top_k, self.extend), self.deck.size)
+    def play(self, job: ChunkJob, recorder: Recorder) -> Recorder:
         stream = chunk_stream(self.params["seed"], job.chunk)
-        if self.fast:
-            recorder = fast2.random_chunk(stream, job.deals, self.max_tricks, recorder)
-        else:
-            recorder = batch.random_chunk(stream, job.deals, self.deck.sorted_cards(),
-                                          self.split, self.max_tricks, recorder)
-        recorder = batch.Recorder(*recorder)
-        counts, _, top_positions, top_rows, top_deals = recorder[:5]
-        filled = int(counts[batch.C_TOP_FILLED])
-        order = np.lexsort((top_positions[:filled], -top_rows[:filled, R_CARDS]))
-        parents = [top_deals[i].copy() for i in order[: self.extend]]
+        recorder = self.engine.random_chunk(stream, job.deals, recorder)
+        _, _, longest = batch.leaderboard(recorder)
+        parents = list(longest[: self.extend])
         seen = {tuple(int(c) for c in deal) for deal in parents}
         played = []
         start = tuple(int(c) for c in self.start)
@@ -171,9 +142,5 @@ class ClimbStrategy(Strategy):
                     seen.add(deal)
                     played.append(deal)
         sequences = np.array(played, dtype=np.uint8).reshape(len(played), self.deck.size)
-        recorder = record_rows(job.deals, self._play(sequences), sequences, recorder)
-        summary = ChunkSummary.from_recorder(recorder, self.players, time.perf_counter() - begin)
-        summary.top_positions = summary.top_positions[: self.top_k]
-        summary.top_rows = summary.top_rows[: self.top_k]
-        summary.top_deals = summary.top_deals[: self.top_k]
-        return summary
+        rows = self.engine.play_sequences(sequences)
+        return batch.record_rows(job.deals, rows, sequences, recorder)

@@ -1,0 +1,156 @@
+"""Which kernel plays a chunk: every chunk kernel, and the one rule that picks among them.
+
+Strategies never name a kernel.  They ask an ``Engine`` to play a chunk of deals from a
+*source*: random deals (``RANDOM``), consecutive deal indices (``ENUMERATE``) or given
+deals (``SEQUENCES``); the engine plays it with the first kernel of ``KERNELS`` that
+serves that source for the run's deck and players.  The general engine
+(``batch``/``rules``) serves every source for any deck, last, so there is always one.
+
+A kernel that draws random deals its own way (the fast kernel draws penalty places,
+the general one shuffles) is part of a random run's identity: the random deals a seed
+gives depend on it.  So a run stores the id of its random kernel (``engine`` in its
+parameters, chosen when the run is created) and resuming looks the kernel up by that
+id (``by_name``); the ids ``"fast2"`` and ``"general"`` of existing runs stay valid.
+Enumeration and given deals give the same results with any kernel: they are chosen
+afresh each time.
+
+Adding a kernel: write its chunk functions with the signatures of ``Kernel``'s fields,
+add one ``Kernel`` entry to ``KERNELS`` before the ones it is faster than, with ``fits``
+saying which decks and player counts it takes, and check it against the general engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..deck import STANDARD, Deck
+from . import batch, fast2, rules
+from .batch import Recorder
+from .rules import RESULT_LEN
+
+RANDOM, ENUMERATE, SEQUENCES = "random", "enumerate", "sequences"
+SOURCES = (RANDOM, ENUMERATE, SEQUENCES)
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One chunk kernel: what it takes and how it plays each source of deals it serves.
+
+    ``random(stream, n_deals, deck, split, max_tricks, recorder) -> recorder``,
+    ``enumerate(first_sequence, n_deals, split, max_tricks, recorder) -> recorder`` and
+    ``sequences(sequences, split, max_tricks, rows)`` (rows filled in place); None for a
+    source it does not serve.  Recorders are ``batch.Recorder``; positions in a chunk
+    start at 0 and the leaderboard and loops follow ``batch.record``.
+    """
+
+    name: str  # the id a run stores
+    fits: Callable[[Deck, int], bool]  # (deck, players): can it play these deals
+    random: Callable | None = None
+    enumerate: Callable | None = None
+    sequences: Callable | None = None
+    chunk_size: int | None = None  # random deals in about a second; None: the strategy's
+
+    def serves(self, source: str, deck: Deck, players: int) -> bool:
+        return getattr(self, source) is not None and self.fits(deck, players)
+
+
+def _fast2_random(stream, n_deals, deck, split, max_tricks, recorder):
+    return fast2.random_chunk(stream, n_deals, max_tricks, recorder)
+
+
+def _fast2_sequences(sequences, split, max_tricks, rows):
+    fast2.play_sequences(sequences, max_tricks, rows)
+
+
+def _general_random(stream, n_deals, deck, split, max_tricks, recorder):
+    return batch.random_chunk(stream, n_deals, deck.sorted_cards(), split, max_tricks, recorder)
+
+
+def _general_sequences(sequences, split, max_tricks, rows):
+    rules.play_sequences(sequences, split, 0, max_tricks, rows)
+
+
+FAST2 = Kernel(
+    name="fast2",  # engine/fast2.py: bitboards, 16 games in lockstep
+    fits=lambda deck, players: deck == STANDARD and players == 2,
+    random=_fast2_random,
+    sequences=_fast2_sequences,
+    chunk_size=1 << 21,
+)
+GENERAL = Kernel(
+    name="general",  # engine/rules.py through engine/batch.py: any deck, 2-8 players
+    fits=lambda deck, players: True,
+    random=_general_random,
+    enumerate=batch.enumerate_chunk,
+    sequences=_general_sequences,
+)
+KERNELS = (FAST2, GENERAL)  # fastest first
+
+
+def choose(deck: Deck, players: int, source: str) -> Kernel:
+    """The fastest kernel that plays ``source`` deals of ``deck`` between ``players``."""
+    if source not in SOURCES:
+        raise ValueError(f"unknown source of deals {source!r}: one of {', '.join(SOURCES)}")
+    return next(k for k in KERNELS if k.serves(source, deck, players))
+
+
+def by_name(name: str) -> Kernel:
+    """The kernel a run stored as its ``engine``."""
+    for kernel in KERNELS:
+        if kernel.name == name:
+            return kernel
+    raise ValueError(f"unknown engine {name!r}: one of {', '.join(k.name for k in KERNELS)}")
+
+
+def random_kernel(params: dict) -> Kernel:
+    """A run's random kernel: the one it stored as ``engine``.
+
+    A run that stored none (the climber's, before it did) had the fast kernel exactly
+    when it fits, and keeps it.
+    """
+    if params.get("engine"):
+        return by_name(params["engine"])
+    deck, players = Deck.parse(params["deck"]), int(params["players"])
+    return FAST2 if FAST2.fits(deck, players) else GENERAL
+
+
+class Engine:
+    """Plays a run's chunks, each with the fastest kernel that applies."""
+
+    def __init__(self, deck: Deck, players: int, max_tricks: int = 0,
+                 random: Kernel | None = None):
+        self.deck = deck
+        self.players = players
+        self.max_tricks = int(max_tricks or 0)
+        self.split = np.array(deck.split(players), dtype=np.int64)
+        self.random = random or choose(deck, players, RANDOM)
+        if not self.random.serves(RANDOM, deck, players):
+            raise ValueError(f"engine {self.random.name} cannot play deck {deck.spec} "
+                             f"between {players} players")
+
+    @classmethod
+    def for_run(cls, params: dict) -> Engine:
+        return cls(Deck.parse(params["deck"]), int(params["players"]),
+                   int(params.get("max_tricks") or 0), random_kernel(params))
+
+    def random_chunk(self, stream: np.ndarray, n_deals: int, recorder: Recorder) -> Recorder:
+        """``n_deals`` random deals drawn from ``stream`` by the run's random kernel."""
+        return Recorder(*self.random.random(stream, n_deals, self.deck, self.split,
+                                            self.max_tricks, recorder))
+
+    def enumerate_chunk(self, first_sequence: np.ndarray, n_deals: int,
+                        recorder: Recorder) -> Recorder:
+        """``n_deals`` consecutive deals in index order from ``first_sequence``."""
+        kernel = choose(self.deck, self.players, ENUMERATE)
+        return Recorder(*kernel.enumerate(first_sequence, n_deals, self.split, self.max_tricks,
+                                          recorder))
+
+    def play_sequences(self, sequences: np.ndarray) -> np.ndarray:
+        """Result rows (``rules.R_*``) of the deals ``sequences`` (one card sequence a row)."""
+        rows = np.zeros((len(sequences), RESULT_LEN), dtype=np.int64)
+        kernel = choose(self.deck, self.players, SEQUENCES)
+        kernel.sequences(sequences, self.split, self.max_tricks, rows)
+        return rows
