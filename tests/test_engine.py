@@ -181,3 +181,26 @@ def test_cycle_id_does_not_depend_on_entry_state():
     swapped = play_state(list(reversed(Deal.parse(CASELLA).hands)))
     assert swapped.cycle != base.cycle or swapped.outcome != "loop"
     assert len(cycle_name(-1)) == 16
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_scratch_reused_across_games_changes_nothing(players):
+    # one GameScratch for a mix of wins, loops and caps gives each game its own result
+    rng = np.random.default_rng(players)
+    split = np.array(Deck.parse("standard").split(players), dtype=np.int64)
+    casella = np.array(Deal.parse(CASELLA).sequence, dtype=np.uint8)
+    scratch = rules.new_scratch(players)
+    flat = np.zeros((players, rules.CAPACITY), dtype=np.uint8)
+    shared = np.zeros(rules.RESULT_LEN, dtype=np.int64)
+    fresh = np.zeros(rules.RESULT_LEN, dtype=np.int64)
+    outcomes = set()
+    for game in range(300):
+        sequence = casella if game % 50 == 7 else rng.permutation(casella)
+        rules.deal_out(sequence, split, flat)
+        max_tricks = int(rng.choice([0, 0, 30, 200]))
+        rules.play_game_with(flat, split, 0, max_tricks, shared, scratch)
+        rules.play_game(flat, split, 0, max_tricks, fresh)
+        np.testing.assert_array_equal(shared, fresh)
+        outcomes.add(int(shared[rules.R_OUTCOME]))
+    assert {rules.WIN, rules.CAP} <= outcomes
+    assert (rules.LOOP in outcomes) == (players == 2)
