@@ -105,8 +105,9 @@ def general_summary(deals: np.ndarray, max_tricks: int, top_k: int):
     row = np.zeros(rules.RESULT_LEN, dtype=np.int64)
     scratch = rules.new_scratch(2)
     for position, deal in enumerate(deals):
-        recorder = batch._play_and_record(position, deal, fast2.SPLIT, max_tricks, flat, row,
-                                          scratch, recorder)
+        rules.deal_out(deal, fast2.SPLIT, flat)
+        rules.play_game_with(flat, fast2.SPLIT, 0, max_tricks, row, scratch)
+        recorder = batch.record(position, row, deal, recorder)
     return batch.ChunkSummary.from_recorder(recorder, 2)
 
 

@@ -152,16 +152,19 @@ def record_loop(position, row, deal, counts, loop_positions, loop_rows, loop_dea
 
 @kernel
 def record(position, row, deal, recorder):
-    """Record one played game (and keep it if it loops); returns the recorder."""
-    record_game(position, row, deal, recorder.counts, recorder.histogram, recorder.top_positions,
-                recorder.top_rows, recorder.top_deals)
-    if row[R_OUTCOME] != LOOP:
-        return recorder
-    loop_positions, loop_rows, loop_deals = record_loop(
-        position, row, deal, recorder.counts, recorder.loop_positions, recorder.loop_rows,
-        recorder.loop_deals)
-    return Recorder(recorder.counts, recorder.histogram, recorder.top_positions,
-                    recorder.top_rows, recorder.top_deals, loop_positions, loop_rows, loop_deals)
+    """Record one played game (and keep it if it loops); returns the recorder.
+
+    Unpacked and built again rather than read field by field: measured, that keeps the
+    chunk kernels as fast as with plain tuples (reading fields cost 30% on a small deck).
+    """
+    counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows, loop_deals = (
+        recorder)
+    record_game(position, row, deal, counts, histogram, top_positions, top_rows, top_deals)
+    if row[R_OUTCOME] == LOOP:
+        loop_pos, loop_rows, loop_deals = record_loop(
+            position, row, deal, counts, loop_pos, loop_rows, loop_deals)
+    return Recorder(counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows,
+                    loop_deals)
 
 
 @kernel
@@ -173,13 +176,6 @@ def record_rows(first_position, rows, sequences, recorder):
 
 
 @kernel
-def _play_and_record(position, sequence, split, max_tricks, flat, row, scratch, recorder):
-    rules.deal_out(sequence, split, flat)
-    rules.play_game_with(flat, split, 0, max_tricks, row, scratch)
-    return record(position, row, sequence, recorder)
-
-
-@kernel
 def random_chunk(stream, n_deals, sorted_cards, split, max_tricks, recorder):
     """Play ``n_deals`` uniformly random deals drawn from ``stream`` (any deck, any players)."""
     flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
@@ -188,8 +184,9 @@ def random_chunk(stream, n_deals, sorted_cards, split, max_tricks, recorder):
     sequence = sorted_cards.copy()
     for position in range(n_deals):
         shuffle(sequence, stream)
-        recorder = _play_and_record(position, sequence, split, max_tricks, flat, row, scratch,
-                                    recorder)
+        rules.deal_out(sequence, split, flat)
+        rules.play_game_with(flat, split, 0, max_tricks, row, scratch)
+        recorder = record(position, row, sequence, recorder)
     return recorder
 
 
@@ -220,8 +217,9 @@ def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder):
     for position in range(n_deals):
         if position > 0:
             next_permutation(sequence)
-        recorder = _play_and_record(position, sequence, split, max_tricks, flat, row, scratch,
-                                    recorder)
+        rules.deal_out(sequence, split, flat)
+        rules.play_game_with(flat, split, 0, max_tricks, row, scratch)
+        recorder = record(position, row, sequence, recorder)
     return recorder
 
 

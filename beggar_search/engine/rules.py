@@ -412,40 +412,46 @@ def play_game_with(flat, sizes, leader, max_tricks, result, scratch):
     """
     players = sizes.shape[0]
     state, saved, pile = scratch.state, scratch.saved, scratch.pile
-    _load(flat, sizes, leader, state)
+    # the hot loop works on the arrays themselves, not through the named tuples
+    hands, head, size, hashes, out, info = state
+    s_hands, s_head, s_size, s_hashes, s_out, s_info = saved
+    load_state(flat, sizes, leader, hands, head, size, hashes, out, info)
     for k in range(RESULT_LEN):
         result[k] = 0
-    if state.info[I_IN] <= 1:  # nothing to play: the one player holding cards has won
+    if info[I_IN] <= 1:  # nothing to play: the one player holding cards has won
         result[R_OUTCOME] = WIN
-        result[R_WINNER] = state.info[I_LEADER] + 1
+        result[R_WINNER] = info[I_LEADER] + 1
         for p in range(players):
-            result[R_SIZES + p] = state.size[p]
+            result[R_SIZES + p] = size[p]
         return
-    _copy(state, saved)
-    saved_hash = _hash(state)
+    copy_state(hands, head, size, hashes, out, info, s_hands, s_head, s_size, s_hashes, s_out,
+               s_info)
+    saved_hash = state_hash(size, hashes, info)
     power = 1
     lam = 0
     while True:
-        winner = _trick(state, pile)
-        if state.info[I_IN] <= 1:
+        winner = play_trick(hands, head, size, hashes, out, info, pile)
+        if info[I_IN] <= 1:
             result[R_OUTCOME] = WIN
-            result[R_CARDS] = state.info[I_CARDS]
-            result[R_TRICKS] = state.info[I_TRICKS]
+            result[R_CARDS] = info[I_CARDS]
+            result[R_TRICKS] = info[I_TRICKS]
             result[R_WINNER] = winner + 1
             for p in range(players):
-                result[R_SIZES + p] = state.size[p]
+                result[R_SIZES + p] = size[p]
             return
         lam += 1
-        current_hash = _hash(state)
-        if current_hash == saved_hash and _same(state, saved):
+        current_hash = state_hash(size, hashes, info)
+        if current_hash == saved_hash and same_state(hands, head, size, info, s_hands, s_head,
+                                                     s_size, s_info):
             _write_loop(flat, sizes, leader, lam, scratch, result)
             return
         if lam == power:
-            _copy(state, saved)
+            copy_state(hands, head, size, hashes, out, info, s_hands, s_head, s_size, s_hashes,
+                       s_out, s_info)
             saved_hash = current_hash
             power *= 2
             lam = 0
-        if max_tricks > 0 and state.info[I_TRICKS] >= max_tricks:
+        if max_tricks > 0 and info[I_TRICKS] >= max_tricks:
             break
     # the cap: a repeat by now means this state is on a cycle of at most max_tricks
     cap_sizes = scratch.cap_sizes
