@@ -159,7 +159,7 @@ def load_state(flat, sizes, leader, hands, head, size, hashes, out, info):
         out[p] = 1 if sizes[p] == 0 else 0
         players_in += 1 - out[p]
     if out[leader] and players_in > 0:
-        leader = next_in(out, leader)
+        leader = next_in(out_mask(out), leader, players)
     info[I_LEADER] = leader
     info[I_CARDS] = 0
     info[I_TRICKS] = 0
@@ -214,12 +214,23 @@ def same_state(a_hands, a_head, a_size, a_info, b_hands, b_head, b_size, b_info)
 
 
 @kernel
-def next_in(out, player):
-    players = out.shape[0]
+def next_in(out_mask, player, players):
+    """The next player after ``player`` still in: bit p of ``out_mask`` is set when player
+    p is out (one player at least must be in).  The one statement of "next player"."""
     player = (player + 1) % players
-    while out[player]:
+    while (out_mask >> player) & 1:
         player = (player + 1) % players
     return player
+
+
+@kernel
+def out_mask(out):
+    """The players out, as the bit mask ``next_in`` takes."""
+    mask = np.int64(0)
+    for p in range(out.shape[0]):
+        if out[p]:
+            mask |= np.int64(1) << p
+    return mask
 
 
 @kernel
@@ -233,6 +244,8 @@ def play_trick(hands, head, size, hashes, out, info, pile):
     """
     current = info[I_LEADER]
     players_in = info[I_IN]
+    players = size.shape[0]
+    gone = out_mask(out)
     pile_len = 0
     owed = 0
     last_penalty = -1
@@ -241,14 +254,15 @@ def play_trick(hands, head, size, hashes, out, info, pile):
         if size[current] == 0:
             # must lay a card and has none: out
             out[current] = 1
+            gone |= np.int64(1) << current
             players_in -= 1
             if last_penalty >= 0:
                 winner = last_penalty
                 break
             if players_in == 1:
-                winner = next_in(out, current)
+                winner = next_in(gone, current, players)
                 break
-            current = next_in(out, current)
+            current = next_in(gone, current, players)
             continue
         card = pop_card(hands, head, size, hashes, current)
         pile[0, pile_len] = card
@@ -257,14 +271,14 @@ def play_trick(hands, head, size, hashes, out, info, pile):
         if card > 0:
             last_penalty = current
             owed = card
-            current = next_in(out, current)
+            current = next_in(gone, current, players)
         elif last_penalty >= 0:
             owed -= 1
             if owed == 0:
                 winner = last_penalty
                 break
         else:
-            current = next_in(out, current)
+            current = next_in(gone, current, players)
     for i in range(pile_len):
         push_card(hands, head, size, hashes, winner, pile[0, i])
     players_in = 0
