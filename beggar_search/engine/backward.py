@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import kernel
+from ..jit import inlined_kernel, kernel
 from . import rules
 from .rules import CAPACITY
 
@@ -112,7 +112,7 @@ def _popcount(mask):
     return count
 
 
-@kernel
+@inlined_kernel
 def _emit(trick, scratch, found, count):
     """Build the candidate from a replay, check it forward, and keep it; returns the new count."""
     # unpacked, not read field by field: measured faster (see batch.record)
@@ -152,7 +152,7 @@ def _emit(trick, scratch, found, count):
     return count + 1
 
 
-@kernel
+@inlined_kernel
 def _replay(trick, scratch, found, count):
     """Replay the last ``trick.length`` cards of the winner's hand as a trick led by
     ``trick.leader``.
