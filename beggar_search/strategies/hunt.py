@@ -81,6 +81,7 @@ def hunt_chunk(stream, cards, seeds, seed_sizes, seed_leaders, known, tries, fou
     sizes = np.empty(players, dtype=np.int64)
     flat = np.zeros((players, rules.CAPACITY), dtype=np.uint8)
     row = np.zeros(rules.RESULT_LEN, dtype=np.int64)
+    scratch = rules.new_scratch(players)
     kept = 0
     for attempt in range(tries):
         if seeds.shape[0] == 0:
@@ -99,7 +100,7 @@ def hunt_chunk(stream, cards, seeds, seed_sizes, seed_leaders, known, tries, fou
             if move == 3:
                 _swap(sequence, stream)
         rules.deal_out(sequence, sizes, flat)
-        rules.play_game(flat, sizes, leader, 0, row)
+        rules.play_game_with(flat, sizes, leader, 0, row, scratch)
         counts[0] += 1
         if row[rules.R_OUTCOME] != rules.LOOP:
             continue
