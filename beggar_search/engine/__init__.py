@@ -1,4 +1,5 @@
-"""The rules engine: one general kernel (any deck, 2-8 players) and its Python face."""
+"""The engine: the rules kernel, the fast kernel, the chunk kernels and the facade that
+picks among them (``kernels.Engine``); ``game`` is its Python face."""
 
 from .game import Result, TrickRecord, cycle_states, play, play_state, trace
 
