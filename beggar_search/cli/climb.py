@@ -8,7 +8,8 @@ from click.core import ParameterSource
 from ..deck import Deal, DeckError
 from ..strategies.climb import DEFAULT_CLOSURE_STATES, DEFAULT_EXTEND
 from .common import COUNT, UserError, deck_option, parse_deck
-from .search import launch, players_option, run_params, search_options
+from .options import search_options
+from .search import launch, players_option, run_params
 
 
 @click.command("climb")
@@ -25,8 +26,7 @@ from .search import launch, players_option, run_params, search_options
               show_default=True, help="States each backward search may hold.")
 @search_options
 @click.pass_context
-def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, workers, db_path,
-          hours, seed, top_k, max_tricks, chunk_size, quiet, as_json):
+def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, options):
     """Search for long games: random deals, then the longest extended backwards.
 
     Each chunk plays random deals, then searches backwards from the game of each
@@ -44,7 +44,6 @@ def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, wo
                 raise UserError(f"--start has {deal.players} hands but --players is {players}")
             players = deal.players
         start_deal = str(deal)
-    params = run_params(deck_spec, players, seed, top_k, max_tricks, chunk_size, hours,
-                        deals=deals, start_deal=start_deal, extend=extend,
-                        closure_states=closure_states)
-    launch("climb", params, db_path, workers, quiet, as_json)
+    params = run_params(deck_spec, players, options, deals=deals, start_deal=start_deal,
+                        extend=extend, closure_states=closure_states)
+    launch("climb", params, options)

@@ -7,7 +7,8 @@ import click
 from ..deck import STANDARD
 from ..strategies.hunt import CASELLA, starting_points
 from .common import COUNT, deck_option, open_store, parse_deck
-from .search import launch, players_option, run_params, search_options
+from .options import search_options
+from .search import launch, players_option, run_params
 
 
 @click.command("hunt")
@@ -18,8 +19,7 @@ from .search import launch, players_option, run_params, search_options
 @click.option("--reach-states", type=click.IntRange(min=1), default=5_000_000,
               show_default=True, help="Budget of the backward search run on each new cycle.")
 @search_options
-def hunt(deals, deck_spec, players, reach_states, workers, db_path, hours, seed,
-         top_k, max_tricks, chunk_size, quiet, as_json):
+def hunt(deals, deck_spec, players, reach_states, options):
     """Hunt loops near known cycles; find the fair deals that reach each new cycle.
 
     It starts from the Casella cycle (standard deck, 2 players) and every cycle of this
@@ -28,11 +28,11 @@ def hunt(deals, deck_spec, players, reach_states, workers, db_path, hours, seed,
     Run it again to start from the cycles it found.
     """
     deck = parse_deck(deck_spec)
-    with open_store(db_path) as store:
+    with open_store(options.db_path) as store:
         entries = list(store.known_cycles(deck, players).values())
     if deck == STANDARD and players == 2:
         entries.insert(0, CASELLA)
     seeds, known = starting_points(entries, deck, players)
-    params = run_params(deck_spec, players, seed, top_k, max_tricks, chunk_size, hours,
-                        deals=deals, seeds=seeds, known=known, reach_states=reach_states)
-    launch("hunt", params, db_path, workers, quiet, as_json)
+    params = run_params(deck_spec, players, options, deals=deals, seeds=seeds, known=known,
+                        reach_states=reach_states)
+    launch("hunt", params, options)

@@ -15,7 +15,8 @@ from .common import (
     open_store,
     parse_deck,
 )
-from .results import db_option, run_option
+from .options import db_option
+from .results import run_option
 
 
 def _plots(out: str, db_path: str | None = None):

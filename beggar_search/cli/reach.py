@@ -7,6 +7,7 @@ import click
 from ..deck import Deal, parse_state
 from ..reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
 from .common import UserError, deck_option, emit, json_option, open_store, parse_deck
+from .options import db_option
 
 
 def summary(source: str, result: ReachResult) -> str:
@@ -49,8 +50,7 @@ def _start(text: str, deck_spec: str, db_path: str):
 @click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("deal_text", metavar="DEAL|CYCLE")
 @deck_option
-@click.option("--db", "db_path", default="beggar-search.sqlite", show_default=True,
-              type=click.Path(dir_okay=False), help="Results file to find a CYCLE id in.")
+@db_option(help="Results file to find a CYCLE id in.")
 @click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES,
               show_default=True, metavar="N", help="Stop after finding N states.")
 @click.option("--seconds", type=click.FloatRange(min=0), default=None, metavar="S",

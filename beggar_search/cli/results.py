@@ -13,11 +13,7 @@ import click
 from ..driver import summarise
 from ..outfile import atomic_output, check_output
 from .common import RUN_ID, emit, json_option, open_store, print_summary
-
-
-def db_option(function):
-    return click.option("--db", "db_path", default="beggar-search.sqlite", show_default=True,
-                        type=click.Path(dir_okay=False), help="Results file.")(function)
+from .options import db_option
 
 
 def run_option(function):

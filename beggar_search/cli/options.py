@@ -1,0 +1,162 @@
+"""The options the search commands share, built into one object passed whole.
+
+``search_options`` adds every option of a search (``--workers``, ``--db``, ``--hours``,
+``--seed``, ``--top``, ``--max-tricks``, ``--chunk-size``, ``--quiet``, ``--json``,
+``--scheduler``, ``--cluster``) and hands the command one ``SearchOptions`` as its
+``options`` argument; ``run_options`` does the same with the options that say how a
+run is carried out (``RunOptions``, what ``search resume`` takes).  Both are built with
+``options_object``, which a new command with options of its own can use too.  ``--db`` is declared
+once, in ``db_option``, for these and for the commands that read the results file.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import click
+
+from ..distributed import ClusterOptions
+from .common import (
+    CHUNK_SIZE,
+    MAX_TRICKS,
+    SEED,
+    TOP,
+    WORKERS,
+    Hours,
+    json_option,
+    local_workers,
+)
+
+DEFAULT_DB = "beggar-search.sqlite"
+WORKERS_HELP = ("Worker processes [default: all cores].  With --scheduler or --cluster only the"
+                " limit on chunks in flight (twice N) [default: the cluster's worker threads].")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run is carried out: where its results go, on what workers, how it reports."""
+
+    db_path: str = DEFAULT_DB
+    workers: int | None = None
+    quiet: bool = False
+    as_json: bool = False
+    cluster: ClusterOptions = field(default_factory=ClusterOptions)
+
+    def pool(self):
+        """``(pool_factory, workers)`` for the driver: local worker processes (even for
+        one worker: the parent then answers signals and --hours at once), or the cluster."""
+        from .. import driver
+
+        factory = self.cluster.pool_factory(self.workers) or driver.LocalPool
+        if self.cluster.enabled:
+            return factory, self.workers or driver.default_workers()
+        return factory, local_workers(self.workers)
+
+
+@dataclass(frozen=True)
+class SearchOptions(RunOptions):
+    """A new run's options: ``RunOptions`` and the shape of the run."""
+
+    hours: float | None = None
+    seed: int | None = None
+    top_k: int = 100
+    max_tricks: int | None = None
+    chunk_size: int | None = None
+
+
+def db_option(function=None, *, help: str = "Results file."):
+    """``--db PATH``, the results file (``db_path``): the one declaration of it."""
+    option = click.option("--db", "db_path", default=DEFAULT_DB, show_default=True,
+                          type=click.Path(dir_okay=False), help=help)
+    return option if function is None else option(function)
+
+
+def _check_scheduler(ctx, param, value):
+    if value is not None:
+        from ..distributed import check_address
+
+        try:
+            check_address(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error)) from None
+    return value
+
+
+def _check_cluster(ctx, param, value):
+    if value is not None:
+        from ..distributed import parse_cluster
+
+        try:
+            parse_cluster(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error)) from None
+    return value
+
+
+# (name of the value in the options object, click option), one each
+WORKERS_OPTION = ("workers", click.option("--workers", type=WORKERS, default=None,
+                                          help=WORKERS_HELP))
+DB_OPTION = ("db_path", db_option())
+QUIET_OPTION = ("quiet", click.option("--quiet", is_flag=True,
+                                      help="No progress bar or log lines."))
+JSON_OPTION = ("as_json", json_option)
+CLUSTER_OPTIONS = [
+    ("scheduler", click.option(
+        "--scheduler", metavar="ADDRESS", default=None, callback=_check_scheduler,
+        help="Run the chunks on the Dask cluster whose scheduler is at ADDRESS"
+             " (e.g. tcp://10.0.0.5:8786).")),
+    ("cluster", click.option(
+        "--cluster", metavar="local[:N]", default=None, callback=_check_cluster,
+        help="Run the chunks on a Dask LocalCluster of N worker processes"
+             " [default N: all cores].")),
+]
+SEARCH_OPTIONS = [
+    *CLUSTER_OPTIONS,
+    WORKERS_OPTION,
+    DB_OPTION,
+    ("hours", click.option("--hours", type=Hours(), default=None,
+                           help="Stop after this many hours.")),
+    ("seed", click.option("--seed", type=SEED, default=None,
+                          help="Seed of the run [default: a fresh one, recorded in the run].")),
+    ("top_k", click.option("--top", "top_k", type=TOP, default=100, show_default=True,
+                           help="Keep the K longest terminating games.")),
+    ("max_tricks", click.option("--max-tricks", type=MAX_TRICKS, default=None, metavar="N",
+                                help="Agreed cap: stop each game after N tricks.")),
+    ("chunk_size", click.option("--chunk-size", type=CHUNK_SIZE, default=None, metavar="N",
+                                help="Deals per chunk of work (part of the run's identity).")),
+    QUIET_OPTION,
+    JSON_OPTION,
+]
+
+
+def options_object(cls, options):
+    """A decorator adding ``options`` (pairs of a name and a click option, in the order
+    ``--help`` lists them) that passes the command one ``cls`` built from their values as
+    ``options``.  An option named None is the command's own: its value passes through."""
+    names = [name for name, _ in options if name is not None]
+
+    def decorate(function):
+        @functools.wraps(function)
+        def command(*args, **kwargs):
+            values = {name: kwargs.pop(name) for name in names}
+            cluster = ClusterOptions(scheduler=values.pop("scheduler"),
+                                     cluster=values.pop("cluster"))
+            return function(*args, options=cls(cluster=cluster, **values), **kwargs)
+
+        for _, option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+search_options = options_object(SearchOptions, SEARCH_OPTIONS)
+
+
+def run_options(*own):
+    """``RunOptions`` (what ``search resume`` takes), with the command's ``own`` options
+    listed after ``--db``."""
+    return options_object(RunOptions, [DB_OPTION, *((None, option) for option in own),
+                                       WORKERS_OPTION, QUIET_OPTION, JSON_OPTION,
+                                       *CLUSTER_OPTIONS])

@@ -1,0 +1,51 @@
+"""The options the search commands share: one object, built by one decorator, passed whole."""
+
+import json
+
+import click
+from click.testing import CliRunner
+
+from beggar_search.cli.options import RunOptions, SearchOptions, run_options, search_options
+from beggar_search.cli.search import launch, run_params
+from beggar_search.distributed import ClusterOptions
+from beggar_search.store import Store
+
+
+def test_search_options_build_one_object_cluster_included():
+    seen = []
+
+    @click.command()
+    @click.option("--deals", type=int)
+    @search_options
+    def command(deals, options):
+        seen.append((deals, options))
+
+    result = CliRunner().invoke(command, ["--deals", "5", "--db", "x.sqlite", "--seed", "3",
+                                          "--top", "7", "--cluster", "local:2", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert seen == [(5, SearchOptions(db_path="x.sqlite", workers=None, quiet=True,
+                                      as_json=False, cluster=ClusterOptions(cluster="local:2"),
+                                      hours=None, seed=3, top_k=7, max_tricks=None,
+                                      chunk_size=None))]
+
+
+def test_run_options_keep_the_commands_own():
+    seen = []
+
+    @click.command()
+    @run_options(click.option("--run", "run_id", type=int))
+    def command(run_id, options):
+        seen.append((run_id, options))
+
+    assert CliRunner().invoke(command, ["--run", "4", "--json"]).exit_code == 0
+    assert seen == [(4, RunOptions(as_json=True))]
+
+
+def test_launch_works_outside_click(tmp_path, capsys):
+    options = SearchOptions(db_path=str(tmp_path / "r.sqlite"), workers=1, quiet=True,
+                            as_json=True, seed=1, top_k=5)
+    launch("random", run_params("plain=8,J=2,Q=2", 2, options, deals=3000), options)
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["deals"], summary["status"], summary["seed"]) == (3000, "done", 1)
+    with Store(tmp_path / "r.sqlite", create=False) as store:
+        assert store.run().deals == 3000
