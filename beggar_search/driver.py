@@ -261,9 +261,8 @@ class Session:
 
     def _store(self, strategy, job, summary, bar) -> None:
         elapsed = self.elapsed_before + time.monotonic() - self.started
-        news = self.store.add_chunk(self.run, job.chunk, summary,
-                                    lambda position: strategy.number(job.chunk, position),
-                                    strategy.top_k, elapsed)
+        news = self.store.add_chunk(self.run, strategy.record(job, summary), strategy.top_k,
+                                    elapsed)
         bar.update(job.deals)
         if news.record:
             self._message(bar, f"new longest game: {news.record['cards']} cards, "

@@ -18,11 +18,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
-from .deck import Deal, Deck
-from .engine.batch import ChunkSummary
-from .engine.game import Result
+from .deck import Deck
+from .records import ChunkRecord, GameRecord
 
 APPLICATION_ID = 0x42454747  # "BEGG" in the SQLite header
 SCHEMA_VERSION = 1
@@ -393,54 +390,43 @@ class Store:
 
     # chunks -------------------------------------------------------------
 
-    def add_chunk(self, run: Run, chunk: int, summary: ChunkSummary, numbers,
-                  top_k: int, elapsed: float) -> ChunkNews:
-        """Store one finished chunk in one transaction.  ``numbers(position)`` names a deal.
+    def add_chunk(self, run: Run, chunk: ChunkRecord, top_k: int, elapsed: float) -> ChunkNews:
+        """Store one finished chunk (plain records, see ``records``) in one transaction.
 
         A chunk already stored (a retried task) is ignored, so nothing counts twice.
         """
-        players, deck = run.players, run.deck
         now = time.time()
         self._patiently(lambda: self.db.execute("BEGIN IMMEDIATE"), patience=None)
         try:
             if self.db.execute("SELECT 1 FROM chunks WHERE run_id = ? AND chunk = ?",
-                               (run.id, chunk)).fetchone():
+                               (run.id, chunk.chunk)).fetchone():
                 self.db.execute("ROLLBACK")
                 return ChunkNews(None, [])
             best_before = self._best_cards(run.id)
             self.db.execute(
                 "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (run.id, chunk, summary.deals, summary.loops, summary.cards, summary.seconds, now),
+                (run.id, chunk.chunk, chunk.deals, chunk.loops, chunk.cards, chunk.seconds, now),
             )
             row = self.db.execute("SELECT wins FROM runs WHERE id = ?", (run.id,)).fetchone()
-            wins = [a + int(b) for a, b in zip(json.loads(row[0]), summary.wins, strict=True)]
+            wins = [a + b for a, b in zip(json.loads(row[0]), chunk.wins, strict=True)]
             self.db.execute(
                 "UPDATE runs SET deals = deals + ?, loops = loops + ?, caps = caps + ?,"
                 " cards = cards + ?, wins = ?, chunks = chunks + 1, seconds = seconds + ?,"
                 " elapsed = max(elapsed, ?), updated = ? WHERE id = ?",
-                (summary.deals, summary.loops, summary.caps, summary.cards, json.dumps(wins),
-                 summary.seconds, elapsed, now, run.id),
+                (chunk.deals, chunk.loops, chunk.caps, chunk.cards, json.dumps(wins),
+                 chunk.seconds, elapsed, now, run.id),
             )
-            bins = np.flatnonzero(summary.histogram)
             self.db.executemany(
                 "INSERT INTO histogram VALUES (?, ?, ?) ON CONFLICT (run_id, cards)"
                 " DO UPDATE SET count = count + excluded.count",
-                [(run.id, int(b), int(summary.histogram[b])) for b in bins],
+                [(run.id, cards, count) for cards, count in chunk.histogram],
             )
-            new_cycles = [cycle for cycle in summary.cycles
-                          if self._add_cycle(run.id, cycle, chunk, now)]
-            games = [("longest", p, r, d) for p, r, d in zip(
-                summary.top_positions, summary.top_rows, summary.top_deals, strict=True)]
-            games += [("loops", p, r, d) for p, r, d in zip(
-                summary.loop_positions, summary.loop_rows, summary.loop_deals, strict=True)]
-            for board, position, result_row, sequence in games:
-                result = Result.from_row(result_row, players)
-                deal = str(Deal.from_sequence(sequence, players, deck))
-                new = self._insert_game(run.id, board, deal, numbers(int(position)), chunk,
-                                        int(position), result, now)
-                if board == "loops":
-                    cycle = self._count_cycle(run.id, result, deal, chunk, int(position), now,
-                                              new)
+            new_cycles = [cycle for cycle in chunk.cycles
+                          if self._add_cycle(run.id, cycle, chunk.chunk, now)]
+            for game in chunk.games:
+                new = self._insert_game(run.id, game, chunk.chunk, now)
+                if game.board == "loops":
+                    cycle = self._count_cycle(run.id, game, chunk.chunk, now, new)
                     if cycle:
                         new_cycles.append(cycle)
             self.db.execute(
@@ -465,13 +451,13 @@ class Store:
             "SELECT max(cards) FROM games WHERE run_id = ? AND board = 'longest'", (run_id,)
         ).fetchone()[0]
 
-    def _insert_game(self, run_id, board, deal, number, chunk, position, result: Result,
-                     now) -> bool:
+    def _insert_game(self, run_id, game: GameRecord, chunk: int, now) -> bool:
         """Keep a deal on a board once, at its first place (chunk, position) in the run.
 
         Returns whether the deal is new on that board.  Keeping the first place makes
         the stored results independent of the order in which chunks finish.
         """
+        board, deal, position = game.board, game.deal, game.position
         place = self.db.execute(
             "SELECT rowid, chunk, position FROM games WHERE run_id = ? AND board = ? AND deal = ?",
             (run_id, board, deal)).fetchone()
@@ -479,38 +465,39 @@ class Store:
             self.db.execute(
                 f"INSERT INTO games (run_id, board, {', '.join(GAME_COLUMNS)})"
                 f" VALUES (?, ?, {', '.join('?' * len(GAME_COLUMNS))})",
-                (run_id, board, deal, str(number), chunk, position, result.outcome, result.cards,
-                 result.tricks, result.winner, result.preperiod_tricks, result.preperiod_cards,
-                 result.period_tricks, result.period_cards, result.cycle, now),
+                (run_id, board, deal, str(game.number), chunk, position, game.outcome,
+                 game.cards, game.tricks, game.winner, game.preperiod_tricks,
+                 game.preperiod_cards, game.period_tricks, game.period_cards, game.cycle, now),
             )
             return True
         if (chunk, position) < (place["chunk"], place["position"]):
             self.db.execute("UPDATE games SET number = ?, chunk = ?, position = ?, found = ?"
-                            " WHERE rowid = ?", (str(number), chunk, position, now, place[0]))
+                            " WHERE rowid = ?", (str(game.number), chunk, position, now, place[0]))
         return False
 
-    def _count_cycle(self, run_id, result: Result, deal: str, chunk: int, position: int,
-                     now, new_deal: bool) -> dict | None:
+    def _count_cycle(self, run_id, game: GameRecord, chunk: int, now,
+                     new_deal: bool) -> dict | None:
         """Count a deal reaching a cycle (once: ``new_deal``); return the cycle if it is new.
 
         The cycle's example is the deal met first in the run's order of chunks, whatever
         the order in which chunks finish.
         """
+        deal, position = game.deal, game.position
         known = self.db.execute(
             "SELECT example, example_chunk, example_position FROM cycles"
-            " WHERE run_id = ? AND cycle = ?", (run_id, result.cycle)).fetchone()
+            " WHERE run_id = ? AND cycle = ?", (run_id, game.cycle)).fetchone()
         if known is not None:
             if new_deal:
                 self.db.execute("UPDATE cycles SET deals = deals + 1"
-                                " WHERE run_id = ? AND cycle = ?", (run_id, result.cycle))
+                                " WHERE run_id = ? AND cycle = ?", (run_id, game.cycle))
             if not known["example"] or (chunk, position) < tuple(known)[1:]:
                 self.db.execute(
                     "UPDATE cycles SET example = ?, example_chunk = ?, example_position = ?"
                     " WHERE run_id = ? AND cycle = ?",
-                    (deal, chunk, position, run_id, result.cycle))
+                    (deal, chunk, position, run_id, game.cycle))
             return None
-        cycle = {"cycle": result.cycle, "period_tricks": result.period_tricks,
-                 "period_cards": result.period_cards, "deals": 1, "example": deal, "found": now}
+        cycle = {"cycle": game.cycle, "period_tricks": game.period_tricks,
+                 "period_cards": game.period_cards, "deals": 1, "example": deal, "found": now}
         self.db.execute("INSERT INTO cycles (run_id, cycle, period_tricks, period_cards, deals,"
                         " example, found, example_chunk, example_position)"
                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

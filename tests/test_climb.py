@@ -113,10 +113,9 @@ def test_resume_after_interruption(tmp_path):
         run = store.create_run("climb", params(), "test")
         strategy = strategy_for("climb", run.params)
         for chunk in (0, 2):
-            summary = strategy.run_chunk(ChunkJob("climb", chunk, 3000, run.params))
-            store.add_chunk(run, chunk, summary,
-                            lambda position, chunk=chunk: strategy.number(chunk, position),
-                            strategy.top_k, 1.0)
+            job = ChunkJob("climb", chunk, 3000, run.params)
+            store.add_chunk(run, strategy.record(job, strategy.run_chunk(job)), strategy.top_k,
+                            1.0)
         store.set_status(run.id, "stopped")
     assert sorted(stored(cut)["chunks"]) == [0, 2]
     with Store(cut) as store:

@@ -66,7 +66,7 @@ def test_hunt_near_casella_and_resume(tmp_path):
         run = store.create_run("hunt", params, "test")
         strategy = driver.strategy_for("hunt", params)
         job = next(strategy.plan(set()))
-        store.add_chunk(run, job.chunk, driver.execute(job), lambda p: p, 0, 1.0)
+        store.add_chunk(run, strategy.record(job, driver.execute(job)), 0, 1.0)
         resumed = driver.resume(store, run.id, 1, quiet=True)
         strip = lambda rows: sorted((c["cycle"], c["deals"]) for c in rows)  # noqa: E731
         assert strip(store.cycles(run.id)) == strip(whole_cycles)

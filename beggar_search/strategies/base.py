@@ -10,6 +10,7 @@ from itertools import count
 from ..deck import Deck
 from ..engine.batch import ChunkSummary, Recorder, new_recorder
 from ..engine.kernels import RANDOM, Engine, choose, random_kernel
+from ..records import ChunkRecord
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,11 @@ class Strategy:
     def play(self, job: ChunkJob, recorder: Recorder) -> Recorder:
         """Play the chunk's games into ``recorder``; returns it."""
         raise NotImplementedError
+
+    def record(self, job: ChunkJob, summary: ChunkSummary) -> ChunkRecord:
+        """A finished chunk as the plain records the store keeps (deals numbered in the run)."""
+        return ChunkRecord.from_summary(job.chunk, summary, self.deck.split(self.players),
+                                        lambda position: self.number(job.chunk, position))
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
         started = time.perf_counter()

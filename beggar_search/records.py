@@ -1,0 +1,93 @@
+"""What the driver hands the store for one finished chunk: plain records, no kernel arrays.
+
+A chunk's summary (``engine.batch.ChunkSummary``) holds kernel rows and card sequences
+numbered by their place in the chunk.  ``ChunkRecord.from_summary`` turns it, once, in
+the process that writes the results file, into deals in notation, results by field
+name and deal numbers in the run (the strategy's numbering), so the store stores what
+it is given and never calls back into the engine or the strategy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .deck import format_hands
+from .engine.batch import ChunkSummary
+from .engine.game import Result
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game a chunk keeps: on the leaderboard (``longest``) or as a loop (``loops``)."""
+
+    board: str
+    deal: str  # notation
+    number: int  # the deal's number in the run (its index for an enumeration)
+    position: int  # its place in the chunk
+    outcome: str
+    cards: int
+    tricks: int
+    winner: int
+    preperiod_tricks: int
+    preperiod_cards: int
+    period_tricks: int
+    period_cards: int
+    cycle: str | None
+
+    @classmethod
+    def from_row(cls, board: str, row: np.ndarray, sequence: np.ndarray, position: int,
+                 number: int, split: Sequence[int]) -> GameRecord:
+        result = Result.from_row(row, len(split))
+        return cls(board=board, deal=_notation(sequence, split), number=number,
+                   position=position, outcome=result.outcome, cards=result.cards,
+                   tricks=result.tricks, winner=result.winner,
+                   preperiod_tricks=result.preperiod_tricks,
+                   preperiod_cards=result.preperiod_cards, period_tricks=result.period_tricks,
+                   period_cards=result.period_cards, cycle=result.cycle)
+
+
+@dataclass(frozen=True)
+class ChunkRecord:
+    """One finished chunk, as the store keeps it."""
+
+    chunk: int
+    deals: int
+    loops: int
+    caps: int
+    cards: int
+    wins: tuple[int, ...]
+    seconds: float
+    histogram: tuple[tuple[int, int], ...]  # (cards, games) of every bin that is not empty
+    games: tuple[GameRecord, ...]  # the leaderboard in its order, then the loops
+    cycles: tuple[dict, ...] = field(default=())  # cycles met as states (the hunter)
+
+    @classmethod
+    def from_summary(cls, chunk: int, summary: ChunkSummary, split: Sequence[int],
+                     number: Callable[[int], int]) -> ChunkRecord:
+        """``split``: the hand sizes deals are dealt in; ``number(position)``: a deal's
+        number in the run."""
+        games = [
+            GameRecord.from_row(board, row, sequence, int(position), number(int(position)),
+                                split)
+            for board, positions, rows, sequences in (
+                ("longest", summary.top_positions, summary.top_rows, summary.top_deals),
+                ("loops", summary.loop_positions, summary.loop_rows, summary.loop_deals))
+            for position, row, sequence in zip(positions, rows, sequences, strict=True)
+        ]
+        bins = np.flatnonzero(summary.histogram)
+        return cls(chunk=chunk, deals=summary.deals, loops=summary.loops, caps=summary.caps,
+                   cards=summary.cards, wins=tuple(int(w) for w in summary.wins),
+                   seconds=summary.seconds,
+                   histogram=tuple((int(b), int(summary.histogram[b])) for b in bins),
+                   games=tuple(games), cycles=tuple(summary.cycles))
+
+
+def _notation(sequence: np.ndarray, split: Sequence[int]) -> str:
+    hands, start = [], 0
+    for size in split:
+        hands.append(sequence[start:start + size])
+        start += size
+    return format_hands(hands)
