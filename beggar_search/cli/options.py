@@ -72,26 +72,20 @@ def db_option(function=None, *, help: str = "Results file."):
     return option if function is None else option(function)
 
 
-def _check_scheduler(ctx, param, value):
-    if value is not None:
-        from ..distributed import check_address
+def _checked_by(check: str):
+    """A click callback: ``distributed.<check>(value)`` raising ValueError is a bad option."""
 
-        try:
-            check_address(value)
-        except ValueError as error:
-            raise click.BadParameter(str(error)) from None
-    return value
+    def callback(ctx, param, value):
+        if value is not None:
+            from .. import distributed
 
+            try:
+                getattr(distributed, check)(value)
+            except ValueError as error:
+                raise click.BadParameter(str(error)) from None
+        return value
 
-def _check_cluster(ctx, param, value):
-    if value is not None:
-        from ..distributed import parse_cluster
-
-        try:
-            parse_cluster(value)
-        except ValueError as error:
-            raise click.BadParameter(str(error)) from None
-    return value
+    return callback
 
 
 # (name of the value in the options object, click option), one each
@@ -103,11 +97,11 @@ QUIET_OPTION = ("quiet", click.option("--quiet", is_flag=True,
 JSON_OPTION = ("as_json", json_option)
 CLUSTER_OPTIONS = [
     ("scheduler", click.option(
-        "--scheduler", metavar="ADDRESS", default=None, callback=_check_scheduler,
+        "--scheduler", metavar="ADDRESS", default=None, callback=_checked_by("check_address"),
         help="Run the chunks on the Dask cluster whose scheduler is at ADDRESS"
              " (e.g. tcp://10.0.0.5:8786).")),
     ("cluster", click.option(
-        "--cluster", metavar="local[:N]", default=None, callback=_check_cluster,
+        "--cluster", metavar="local[:N]", default=None, callback=_checked_by("parse_cluster"),
         help="Run the chunks on a Dask LocalCluster of N worker processes"
              " [default N: all cores].")),
 ]
