@@ -263,6 +263,14 @@ SWEEP = ["--deck", "camicia", "--deals", "600000", "--chunk-size", "20000", "--s
          "--workers", "2"]
 
 
+def sweep_under_way(db, chunks, **popen):
+    """The SWEEP search on ``db``, once it has stored ``chunks`` chunks."""
+    process = subprocess.Popen(search(*SWEEP, db=db), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, **popen)
+    wait_for(lambda: db.exists() and chunks_stored(db) >= chunks, what=f"{chunks} chunks")
+    return process
+
+
 @pytest.fixture(scope="module")
 def whole_sweep(tmp_path_factory):
     db = tmp_path_factory.mktemp("whole") / "whole.sqlite"
@@ -299,9 +307,7 @@ def fill(folder):
 @pytest.mark.slow
 def test_a_full_disk_stops_the_run_in_one_line_and_resume_completes(tiny_disk, whole_sweep):
     db = tiny_disk / "f.sqlite"
-    process = subprocess.Popen(search(*SWEEP, db=db), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
-    wait_for(lambda: db.exists() and chunks_stored(db) >= 3, what="three chunks")
+    process = sweep_under_way(db, 3)
     filler = fill(tiny_disk)
     out, err = process.communicate(timeout=300)
     if process.returncode == 0:
@@ -424,10 +430,7 @@ def test_a_command_goes_on_once_the_lock_is_released(results):
 @pytest.mark.slow
 def test_a_search_waits_out_a_long_lock_and_drops_nothing(tmp_path, whole_sweep):
     db = tmp_path / "locked.sqlite"
-    process = subprocess.Popen(search(*SWEEP, db=db), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "1"})
-    wait_for(lambda: db.exists() and chunks_stored(db) >= 2, what="two chunks")
+    process = sweep_under_way(db, 2, env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "1"})
     locker = lock(db, 8, "write")  # longer than a command's patience: a search keeps waiting
     out, err = process.communicate(timeout=600)
     locker.communicate()
@@ -570,9 +573,7 @@ def test_a_nonsense_lock_wait_falls_back_to_the_default(results):
 def test_a_results_file_deleted_during_a_search_is_written_back(tmp_path, whole_sweep):
     """`rm` of the results file while a search runs: what was stored is not lost with it."""
     db = tmp_path / "deleted.sqlite"
-    process = subprocess.Popen(search(*SWEEP, db=db), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
-    wait_for(lambda: db.exists() and chunks_stored(db) >= 2, what="two chunks")
+    process = sweep_under_way(db, 2)
     for suffix in ("", "-wal", "-shm"):
         db.with_name(db.name + suffix).unlink(missing_ok=True)
     out, err = process.communicate(timeout=300)
