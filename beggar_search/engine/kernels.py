@@ -6,11 +6,20 @@ deals (``SEQUENCES``); the engine plays it with the first kernel of ``KERNELS`` 
 serves that source for the run's deck and players.  The general engine
 (``batch``/``rules``) serves every source for any deck, last, so there is always one.
 
-A kernel that draws random deals its own way (the fast kernel draws penalty places,
-the general one shuffles) is part of a random run's identity: the random deals a seed
-gives depend on it.  So a run stores the id of its random kernel (``engine`` in its
-parameters, chosen when the run is created) and resuming looks the kernel up by that
-id (``by_name``); the ids ``"fast2"`` and ``"general"`` of existing runs stay valid.
+The kernels: ``BITBOARD`` (``engine/bitboard.py``: 2 players on bitboards, 16 games in
+lockstep; 3 and 4 players one game at a time until two are left in,
+``engine/bitboard_multi.py``; any deck of up to 64 cards), then ``GENERAL``
+(``engine/rules.py`` through ``engine/batch.py``).
+
+A random kernel draws its deals its own way (the bitboard kernel draws penalty
+places, the general one shuffles the deck), and that is part of a random run's
+identity: the random deals a seed gives depend on it.  So a run stores the id of its
+random kernel (``engine`` in its parameters, chosen when the run is created) and
+resuming looks the kernel up by that id (``by_name``).  The ids of existing runs stay
+valid and keep their deals: ``"fast2"`` (the bitboard kernel's old name, standard deck)
+draws as ``"bitboard"`` does, and ``"general"`` shuffles as before, its deals then
+played by the bitboard kernel wherever it applies (every kernel gives the general
+engine's results exactly).
 Enumeration and given deals give the same results with any kernel: they are chosen
 afresh each time.
 
@@ -27,8 +36,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..deck import STANDARD, Deck
-from . import batch, fast2, rules
+from . import batch, bitboard, fastest, rules
 from .batch import Recorder
+from .bitboard import DRAW_PLACES, DRAW_SHUFFLE
 from .rules import RESULT_LEN
 
 RANDOM, ENUMERATE, SEQUENCES = "random", "enumerate", "sequences"
@@ -57,15 +67,24 @@ class Kernel:
         return getattr(self, source) is not None and self.fits(deck, players)
 
 
-def _fast2_random(stream, n_deals, deck, split, max_tricks, recorder):
-    return fast2.random_chunk(stream, n_deals, max_tricks, recorder)
+def _bitboard_fits(deck: Deck, players: int) -> bool:
+    return fastest.has_fast_kernel(players)
 
 
-def _fast2_sequences(sequences, split, max_tricks, rows):
-    fast2.play_sequences(sequences, max_tricks, rows)
+def _places_random(stream, n_deals, deck, split, max_tricks, recorder):
+    return bitboard.random_chunk(stream, n_deals, deck.sorted_cards(), split, DRAW_PLACES,
+                                 max_tricks, recorder)
+
+
+def _bitboard_sequences(sequences, split, max_tricks, rows):
+    bitboard.play_sequences(sequences, split, 0, max_tricks, rows)
 
 
 def _general_random(stream, n_deals, deck, split, max_tricks, recorder):
+    """The general engine's draw (the whole deck shuffled), played by the fastest kernel."""
+    if _bitboard_fits(deck, len(split)):
+        return bitboard.random_chunk(stream, n_deals, deck.sorted_cards(), split, DRAW_SHUFFLE,
+                                     max_tricks, recorder)
     return batch.random_chunk(stream, n_deals, deck.sorted_cards(), split, max_tricks, recorder)
 
 
@@ -73,11 +92,19 @@ def _general_sequences(sequences, split, max_tricks, rows):
     rules.play_sequences(sequences, split, 0, max_tricks, rows)
 
 
+BITBOARD = Kernel(
+    name="bitboard",  # engine/bitboard.py and engine/bitboard_multi.py
+    fits=_bitboard_fits,
+    random=_places_random,
+    enumerate=bitboard.enumerate_chunk,
+    sequences=_bitboard_sequences,
+    chunk_size=1 << 21,
+)
 FAST2 = Kernel(
-    name="fast2",  # engine/fast2.py: bitboards, 16 games in lockstep
+    name="fast2",  # the bitboard kernel's draw, as runs of the standard deck stored it before
     fits=lambda deck, players: deck == STANDARD and players == 2,
-    random=_fast2_random,
-    sequences=_fast2_sequences,
+    random=_places_random,
+    sequences=_bitboard_sequences,
     chunk_size=1 << 21,
 )
 GENERAL = Kernel(
@@ -87,7 +114,7 @@ GENERAL = Kernel(
     enumerate=batch.enumerate_chunk,
     sequences=_general_sequences,
 )
-KERNELS = (FAST2, GENERAL)  # fastest first
+KERNELS = (BITBOARD, FAST2, GENERAL)  # fastest first
 
 
 def choose(deck: Deck, players: int, source: str) -> Kernel:

@@ -1,0 +1,531 @@
+"""The bitboard kernel: two players, any deck of up to 64 cards, 16 games in lockstep.
+
+Representation.  A hand of up to 63 cards is three 64-bit masks indexed by the
+card's place from the top (bit 0 = the card laid next) plus its size:
+
+- ``pen``: bit i set when card i is a penalty card;
+- ``lo`` and ``hi``: bits 0 and 1 of (value - 1) of the penalty card at i.
+
+A run of k plain cards is never touched card by card: the next penalty card of
+a hand is ``cttz(pen | 1 << size)`` (the size bit is an end marker, so running
+out of cards is found by the same scan), laying k cards is a shift of the three
+masks, and taking the pile is a shift and an or.  The pile is built the same
+way.  A trick is then a handful of bit scans: the plain-card phase (both
+players laying in turn until one lays a penalty card) costs one scan per
+player, and every payment one scan of the payer's hand.  While a game is in
+play neither hand holds every card (the other hand or the pile holds one), so
+sizes stay below 64 and every shift is defined.
+
+Nothing in the step depends on the deck: the counts of plain cards and of each
+penalty value, the split (hand 1 holds ``first`` cards, hand 2 the rest, both
+at least one) and who leads are data.  A deal is its masks over the places of
+the deal sequence (hand 1 then hand 2, top first).
+
+Games longer than ``LONG_TRICKS`` tricks (none of the published terminating
+games comes close; about one random standard deal in 10**5 gets there) and
+games that reach the agreed cap are handed to the general engine
+(``rules.play_game``) from the start, so loops, their cycle ids and the cap
+agree with it exactly while ordinary games pay nothing for loop detection.
+
+Where deals come from (each fills blocks of masks that the lockstep plays):
+
+- ``DRAW_PLACES``: a uniformly random deal drawn as an ordered choice of the P
+  penalty places out of N (a partial Fisher-Yates shuffle of a persistent
+  permutation of 0..N-1, P draws), the i-th chosen place getting the i-th
+  penalty value of the deck in sorted order; every deal arises from exactly
+  (J! Q! K! A!) ordered choices, so deals are uniform.  Each 64-bit output of
+  the stream yields two 32-bit draws (Lemire's method, unbiased).  For the
+  standard deck this is the draw of the engine id "fast2", unchanged.
+- ``DRAW_SHUFFLE``: the general engine's draw (``batch.random_chunk``): a
+  Fisher-Yates shuffle of the whole sequence, shuffled again for each deal.
+  Runs stored with the engine id "general" draw this way and play here.
+- ``enumerate_chunk``: consecutive deal indices.  The next deal in index order
+  is the next permutation of the sequence (``next_deal``), and only the places
+  from its first changed card on are written into the masks again.
+- ``play_sequences``: a given list of deals.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from ..jit import kernel
+from . import batch, rules
+from .random import below_from, next_u64, shuffle
+from .rules import (
+    CAPACITY,
+    LOOP,
+    R_CARDS,
+    R_OUTCOME,
+    R_SIZES,
+    R_TRICKS,
+    R_WINNER,
+    RESULT_LEN,
+    WIN,
+)
+
+LONG_TRICKS = 1500  # past this many tricks a game is replayed by the general engine
+LOW32 = np.int64(0xFFFFFFFF)
+DRAW_PLACES, DRAW_SHUFFLE = 0, 1  # how random_chunk draws its deals (see the docstring)
+
+@intrinsic
+def cttz(typingctx, value):
+    """Count trailing zero bits of an int64 (LLVM's cttz; 64 for 0)."""
+    if not isinstance(value, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.int64), codegen
+
+
+# Lockstep play.  LANES games run side by side; the state of lane g is field f at
+# state[f * LANES + g] (constant offsets, so LLVM vectorises the lane loop: with
+# AVX-512 a step of 16 games is two vectors).  A step is one event of a game,
+# branch-free: in the plain-card phase both players lay up to the first penalty
+# card in turn order, in the payment phase the payer lays up to its next penalty
+# card or the cards owed.  "A" is the player to act (the leader, or the payer),
+# "B" the other.
+LANES = 16
+(F_APEN, F_ALO, F_AHI, F_AN, F_BPEN, F_BLO, F_BHI, F_BN, F_PPEN, F_PLO, F_PHI, F_PN,
+ F_OWED, F_MOVER, F_CARDS, F_TRICKS, F_DONE) = (f * LANES for f in range(17))
+N_FIELDS = 17
+BLOCK = 8192  # deals generated, played and recorded together
+# a lane's packed result: cards | tricks << 20 | status << 40
+S_LONG, S_WIN1, S_WIN2 = 1, 2, 3
+PACK = 20
+PACK_MASK = (1 << PACK) - 1
+
+
+@kernel
+def _step(state, limit):
+    """Advance every lane by one event; returns nonzero when some game has finished.
+
+    A finished lane has ``state[F_DONE + g]`` set to S_WIN1/S_WIN2 (a player has
+    won) or S_LONG (``limit`` tricks played without an end); its other fields
+    then hold the game's cards and tricks.
+    """
+    one = np.int64(1)
+    any_done = np.int64(0)
+    for g in range(LANES):
+        apen = state[F_APEN + g]
+        alo = state[F_ALO + g]
+        ahi = state[F_AHI + g]
+        an = state[F_AN + g]
+        bpen = state[F_BPEN + g]
+        blo = state[F_BLO + g]
+        bhi = state[F_BHI + g]
+        bn = state[F_BN + g]
+        ppen = state[F_PPEN + g]
+        plo = state[F_PLO + g]
+        phi = state[F_PHI + g]
+        pn = state[F_PN + g]
+        owed = state[F_OWED + g]
+        mover = state[F_MOVER + g]
+        tricks = state[F_TRICKS + g]
+        cards = state[F_CARDS + g]
+        # masks are all ones (-1) or 0
+        a = cttz(apen | (one << an))  # A's next penalty card, or its size
+        b = cttz(bpen | (one << bn))
+        plain = -np.int64(owed == 0)
+        k = min(a, b)
+        a_first = -np.int64(a <= b)
+        on_a = a_first | ~plain  # the event (penalty card or running out) is A's
+        full = ~plain & -np.int64(a >= owed)  # A pays in full: B takes the pile
+        # plain cards laid by A and by B before the event
+        a_plain = ((k + 1 + a_first) & plain) | (min(a, owed) & ~plain)
+        b_plain = k & plain
+        where = (a & on_a) | (b & ~on_a)
+        size = (an & on_a) | (bn & ~on_a)
+        runs_out = ~full & -np.int64(where == size)
+        penalty = ~full & ~runs_out
+        bit_lo = (((alo & on_a) | (blo & ~on_a)) >> where) & 1
+        bit_hi = (((ahi & on_a) | (bhi & ~on_a)) >> where) & 1
+        laid = penalty & 1
+        shift_a = a_plain + (laid & on_a)
+        shift_b = b_plain + (laid & ~on_a)
+        apen >>= shift_a
+        alo >>= shift_a
+        ahi >>= shift_a
+        an -= shift_a
+        bpen >>= shift_b
+        blo >>= shift_b
+        bhi >>= shift_b
+        bn -= shift_b
+        pn += a_plain + b_plain
+        ppen |= laid << pn
+        plo |= (laid & bit_lo) << pn
+        phi |= (laid & bit_hi) << pn
+        pn += laid
+        owed = (1 + bit_lo + 2 * bit_hi) & penalty
+        # B takes the pile under its hand, first laid first out
+        bpen |= (ppen << bn) & full
+        blo |= (plo << bn) & full
+        bhi |= (phi << bn) & full
+        bn += pn & full
+        ends = full | runs_out
+        cards += pn & ends
+        tricks -= ends
+        ppen &= ~ends
+        plo &= ~ends
+        phi &= ~ends
+        pn &= ~ends
+        # B acts next after A's penalty card or when B took the pile
+        swap = full | (penalty & on_a)
+        over = runs_out | (full & -np.int64(an == 0))
+        winner = mover ^ ((full | on_a) & 1)  # 0 for player 1
+        long_game = ~over & -np.int64(tricks >= limit)
+        state[F_APEN + g] = (bpen & swap) | (apen & ~swap)
+        state[F_BPEN + g] = (apen & swap) | (bpen & ~swap)
+        state[F_ALO + g] = (blo & swap) | (alo & ~swap)
+        state[F_BLO + g] = (alo & swap) | (blo & ~swap)
+        state[F_AHI + g] = (bhi & swap) | (ahi & ~swap)
+        state[F_BHI + g] = (ahi & swap) | (bhi & ~swap)
+        state[F_AN + g] = (bn & swap) | (an & ~swap)
+        state[F_BN + g] = (an & swap) | (bn & ~swap)
+        state[F_MOVER + g] = mover ^ (swap & 1)
+        state[F_OWED + g] = owed
+        state[F_PPEN + g] = ppen
+        state[F_PLO + g] = plo
+        state[F_PHI + g] = phi
+        state[F_PN + g] = pn
+        state[F_TRICKS + g] = tricks
+        state[F_CARDS + g] = cards
+        done = ((S_WIN1 + winner) & over) | (S_LONG & long_game)
+        state[F_DONE + g] = done
+        any_done |= done
+    return any_done
+
+
+@kernel
+def _load(state, g, pen, lo, hi, first, total, leader):
+    """Put a deal in lane g: places 0..first-1 are hand 1, the rest hand 2; ``leader`` leads."""
+    low = (np.int64(1) << first) - 1
+    rest = (np.int64(1) << (total - first)) - 1  # total - first < 64; drops a sign bit
+    one = (pen & low, lo & low, hi & low, first)
+    two = ((pen >> first) & rest, (lo >> first) & rest, (hi >> first) & rest, total - first)
+    a, b = (two, one) if leader == 1 else (one, two)
+    state[F_APEN + g], state[F_ALO + g], state[F_AHI + g], state[F_AN + g] = a
+    state[F_BPEN + g], state[F_BLO + g], state[F_BHI + g], state[F_BN + g] = b
+    for f in (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_CARDS, F_TRICKS, F_DONE):
+        state[f + g] = 0
+    state[F_MOVER + g] = leader
+
+
+@kernel
+def _refill(state, index, pens, los, his, n, first, total, leader, packed):
+    """Store finished games and start each such lane's next deal; returns lanes still busy.
+
+    Lane g plays deals g, g + LANES, g + 2 * LANES, ... (deal n is a dummy that
+    idle lanes play and whose result is dropped into ``packed[n]``).
+    """
+    busy = 0
+    for g in range(LANES):
+        done = state[F_DONE + g]
+        i = index[g]
+        if done != 0:
+            packed[i] = (state[F_CARDS + g] | (state[F_TRICKS + g] << PACK)
+                         | (done << (2 * PACK)))
+            i = min(i + LANES, n)
+            index[g] = i
+            _load(state, g, pens[i], los[i], his[i], first, total, leader)
+        busy += i < n
+    return busy
+
+
+@kernel
+def _play_block(pens, los, his, n, first, total, leader, limit, packed):
+    """Play deals 0..n-1 (masks; ``pens[n]`` etc. a dummy deal); packed results per deal."""
+    state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
+    index = np.zeros(LANES, dtype=np.int64)
+    for g in range(LANES):
+        index[g] = min(g, n)
+        _load(state, g, pens[index[g]], los[index[g]], his[index[g]], first, total, leader)
+    busy = min(n, LANES)
+    while busy > 0:
+        if _step(state, limit):
+            busy = _refill(state, index, pens, los, his, n, first, total, leader, packed)
+
+
+# ---- deals as masks over the places of the deal sequence -------------------------------
+
+@kernel
+def penalty_kinds(sorted_cards):
+    """(value - 1) of each penalty card of the deck, in sorted order (what DRAW_PLACES deals)."""
+    n_penalty = 0
+    for card in sorted_cards:
+        n_penalty += card > 0
+    kinds = np.zeros(n_penalty, dtype=np.int64)
+    k = 0
+    for card in sorted_cards:
+        if card > 0:
+            kinds[k] = np.int64(card) - 1
+            k += 1
+    return np.sort(kinds)
+
+
+@kernel
+def _draw_places(stream, order, kinds):
+    """Choose the next deal's penalty places; returns its masks (see DRAW_PLACES)."""
+    n_cards = order.shape[0]
+    n_penalty = kinds.shape[0]
+    for i in range(0, n_penalty, 2):
+        bits = next_u64(stream)
+        j = i + below_from((bits >> 32) & LOW32, n_cards - i, stream)
+        order[i], order[j] = order[j], order[i]
+        if i + 1 < n_penalty:
+            j = i + 1 + below_from(bits & LOW32, n_cards - 1 - i, stream)
+            order[i + 1], order[j] = order[j], order[i + 1]
+    pen = np.int64(0)
+    lo = np.int64(0)
+    hi = np.int64(0)
+    for i in range(n_penalty):
+        place = np.int64(1) << order[i]
+        value = kinds[i]
+        pen |= place
+        lo |= place * (value & 1)
+        hi |= place * (value >> 1)
+    return pen, lo, hi
+
+
+@kernel
+def masks_from(sequence, start, pen, lo, hi):
+    """The masks of ``sequence``, given ``pen, lo, hi`` already right below place ``start``."""
+    keep = (np.int64(1) << start) - 1
+    pen &= keep
+    lo &= keep
+    hi &= keep
+    for p in range(start, sequence.shape[0]):
+        value = np.int64(sequence[p])
+        penalty = -np.int64(value > 0)
+        code = (value - 1) & penalty
+        pen |= (penalty & 1) << p
+        lo |= (code & 1) << p
+        hi |= (code >> 1) << p
+    return pen, lo, hi
+
+
+@kernel
+def to_sequence(pen, lo, hi, deal):
+    """The deal's card values, place by place (``deal.shape[0]`` places)."""
+    for p in range(deal.shape[0]):
+        bit = (pen >> p) & 1
+        deal[p] = np.uint8(bit * (1 + ((lo >> p) & 1) + 2 * ((hi >> p) & 1)))
+
+
+@kernel
+def next_deal(sequence):
+    """Step to the next ordering in index (lexicographic) order, in place.
+
+    Returns the first place that changed; -1 after the last ordering (unchanged).
+    """
+    n = sequence.shape[0]
+    i = n - 2
+    while i >= 0 and sequence[i] >= sequence[i + 1]:
+        i -= 1
+    if i < 0:
+        return -1
+    j = n - 1
+    while sequence[j] <= sequence[i]:
+        j -= 1
+    sequence[i], sequence[j] = sequence[j], sequence[i]
+    left = i + 1
+    right = n - 1
+    while left < right:
+        sequence[left], sequence[right] = sequence[right], sequence[left]
+        left += 1
+        right -= 1
+    return i
+
+
+@kernel
+def fill_random(stream, draw, order, kinds, sequence, pens, los, his, size):
+    """Draw ``size`` random deals into the mask arrays (``draw``: DRAW_PLACES or DRAW_SHUFFLE).
+
+    ``order`` (0..N-1 permuted) and ``sequence`` (the deck's cards) persist from one
+    block to the next, as the draws require.
+    """
+    for i in range(size):
+        if draw == DRAW_PLACES:
+            pens[i], los[i], his[i] = _draw_places(stream, order, kinds)
+        else:
+            shuffle(sequence, stream)
+            pens[i], los[i], his[i] = masks_from(sequence, 0, 0, 0, 0)
+    pens[size], los[size], his[size] = pens[0], los[0], his[0]
+
+
+@kernel
+def fill_enumerated(sequence, started, pens, los, his, size):
+    """The next ``size`` deals in index order after ``sequence`` (from it when not
+    ``started``); leaves ``sequence`` at the last one."""
+    pen, lo, hi = masks_from(sequence, 0, 0, 0, 0)
+    for i in range(size):
+        if started or i > 0:
+            changed = next_deal(sequence)
+            if changed >= 0:
+                pen, lo, hi = masks_from(sequence, changed, pen, lo, hi)
+        pens[i], los[i], his[i] = pen, lo, hi
+    pens[size], los[size], his[size] = pens[0], los[0], his[0]
+
+
+@kernel
+def new_masks(size):
+    """Mask arrays for blocks of ``size`` deals (and the dummy deal) and their packed results."""
+    return (np.zeros(size + 1, dtype=np.int64), np.zeros(size + 1, dtype=np.int64),
+            np.zeros(size + 1, dtype=np.int64), np.zeros(size + 1, dtype=np.int64))
+
+
+# ---- results ---------------------------------------------------------------------------
+
+@kernel
+def _write_row(result, total, row):
+    """A finished game's row from its packed result; False when it was too long to finish."""
+    status = result >> (2 * PACK)
+    if status == S_LONG:
+        return False
+    winner = status - S_WIN1 + 1
+    for k in range(RESULT_LEN):
+        row[k] = 0
+    row[R_OUTCOME] = WIN
+    row[R_CARDS] = result & PACK_MASK
+    row[R_TRICKS] = (result >> PACK) & PACK_MASK
+    row[R_WINNER] = winner
+    row[R_SIZES + winner - 1] = total  # the winner holds every card
+    return True
+
+
+@kernel
+def play_general(deal, split, leader, max_tricks, flat, row):
+    """Hand a game (long, capped, or not the fast path's) to the general engine."""
+    rules.deal_out(deal, split, flat)
+    rules.play_game(flat, split, leader, max_tricks, row)
+
+
+@kernel
+def fast_limit(max_tricks):
+    """Tricks after which a fast path gives a game to the general engine."""
+    return LONG_TRICKS if max_tricks <= 0 else min(LONG_TRICKS, max_tricks)
+
+
+@kernel
+def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scratch, recorder):
+    """Play a block of deals and record them at positions ``base``..; returns the recorder."""
+    deal, flat, row, packed = scratch
+    total = deal.shape[0]
+    _play_block(pens, los, his, size, split[0], total, leader, fast_limit(max_tricks), packed)
+    counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows, loop_deals = (
+        recorder)
+    top_k = top_positions.shape[0]
+    for i in range(size):
+        if _write_row(packed[i], total, row):
+            # record_game reads the deal only when it keeps the game on the leaderboard
+            if top_k > 0 and (counts[batch.C_TOP_FILLED] < top_k
+                              or row[R_CARDS] > top_rows[counts[batch.C_TOP_MIN], R_CARDS]):
+                to_sequence(pens[i], los[i], his[i], deal)
+            batch.record_game(base + i, row, deal, counts, histogram, top_positions, top_rows,
+                              top_deals)
+            continue
+        to_sequence(pens[i], los[i], his[i], deal)
+        play_general(deal, split, leader, max_tricks, flat, row)
+        batch.record_game(base + i, row, deal, counts, histogram, top_positions, top_rows,
+                          top_deals)
+        if row[R_OUTCOME] == LOOP:
+            loop_pos, loop_rows, loop_deals = batch.record_loop(
+                base + i, row, deal, counts, loop_pos, loop_rows, loop_deals)
+    return (counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows,
+            loop_deals)
+
+
+@kernel
+def _scratch(total, players):
+    return (np.zeros(total, dtype=np.uint8), np.zeros((players, CAPACITY), dtype=np.uint8),
+            np.zeros(RESULT_LEN, dtype=np.int64), np.zeros(BLOCK + 1, dtype=np.int64))
+
+
+# ---- the chunk kernels -----------------------------------------------------------------
+
+@kernel
+def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorder):
+    """Play ``n_deals`` uniformly random deals of the deck ``sorted_cards`` between the 2
+    hands of ``split`` (player 1 leads), drawn from ``stream`` by ``draw``.
+
+    Same semantics and recorder as ``batch.random_chunk`` (positions 0..n_deals-1); with
+    DRAW_SHUFFLE the deals are the ones ``batch.random_chunk`` plays.
+    """
+    total = sorted_cards.shape[0]
+    order = np.arange(total)
+    kinds = penalty_kinds(sorted_cards)
+    sequence = sorted_cards.copy()
+    pens, los, his, _ = new_masks(BLOCK)
+    scratch = _scratch(total, 2)
+    for base in range(0, n_deals, BLOCK):
+        size = min(BLOCK, n_deals - base)
+        fill_random(stream, draw, order, kinds, sequence, pens, los, his, size)
+        recorder = _play_and_record(pens, los, his, size, base, split, 0, max_tricks, scratch,
+                                    recorder)
+    return recorder
+
+
+@kernel
+def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder):
+    """Play ``n_deals`` consecutive deals in index order from ``first_sequence`` (2 hands),
+    as ``batch.enumerate_chunk``."""
+    sequence = first_sequence.copy()
+    pens, los, his, _ = new_masks(BLOCK)
+    scratch = _scratch(sequence.shape[0], 2)
+    for base in range(0, n_deals, BLOCK):
+        size = min(BLOCK, n_deals - base)
+        fill_enumerated(sequence, base > 0, pens, los, his, size)
+        recorder = _play_and_record(pens, los, his, size, base, split, 0, max_tricks, scratch,
+                                    recorder)
+    return recorder
+
+
+@kernel
+def play_sequences(sequences, split, leader, max_tricks, results):
+    """Play deals (rows of card values, hand 1 then hand 2) as ``rules.play_sequences``."""
+    if split[0] == 0 or split[1] == 0:  # one hand empty: nothing to play in lockstep
+        rules.play_sequences(sequences, split, leader, max_tricks, results)
+        return
+    total = sequences.shape[1]
+    flat = np.zeros((2, CAPACITY), dtype=np.uint8)
+    pens, los, his, packed = new_masks(BLOCK)
+    limit = fast_limit(max_tricks)
+    n_deals = sequences.shape[0]
+    for base in range(0, n_deals, BLOCK):
+        size = min(BLOCK, n_deals - base)
+        for i in range(size):
+            pens[i], los[i], his[i] = masks_from(sequences[base + i], 0, 0, 0, 0)
+        pens[size], los[size], his[size] = pens[0], los[0], his[0]
+        _play_block(pens, los, his, size, split[0], total, leader, limit, packed)
+        for i in range(size):
+            if not _write_row(packed[i], total, results[base + i]):
+                play_general(sequences[base + i], split, leader, max_tricks, flat,
+                             results[base + i])
+
+
+@kernel
+def _generate(stream, n_deals, sorted_cards, draw, deals):
+    order = np.arange(sorted_cards.shape[0])
+    kinds = penalty_kinds(sorted_cards)
+    sequence = sorted_cards.copy()
+    pens, los, his, _ = new_masks(1)
+    for d in range(n_deals):
+        fill_random(stream, draw, order, kinds, sequence, pens, los, his, 1)
+        to_sequence(pens[0], los[0], his[0], deals[d])
+
+
+def generate(stream: np.ndarray, n_deals: int, sorted_cards: np.ndarray,
+             draw: int = DRAW_PLACES) -> np.ndarray:
+    """The deals ``random_chunk`` plays from ``stream``, in order (uint8 (n, N)); advances it."""
+    deals = np.zeros((int(n_deals), len(sorted_cards)), dtype=np.uint8)
+    _generate(stream, int(n_deals), np.asarray(sorted_cards, dtype=np.uint8), draw, deals)
+    return deals
+
+
+__all__ = ["DRAW_PLACES", "DRAW_SHUFFLE", "enumerate_chunk", "generate", "next_deal",
+           "play_sequences", "random_chunk"]
