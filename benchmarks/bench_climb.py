@@ -78,7 +78,7 @@ def main() -> None:
                 "max_tricks": None, "chunk_size": args.chunk_size, "hours": None}
         climb = search("climb", {**base, "deals": args.deals, "extend": args.extend,
                                  "closure_states": args.closure_states})
-        random_params = {**base, "engine": "fast2", "deals": None}
+        random_params = {**base, "engine": "bitboard", "deals": None}
         runs = {"climb": climb,
                 "random_same_games": search("random", random_params, games=climb["games"]),
                 "random_same_time": search("random", random_params,

@@ -1,7 +1,7 @@
 """Deals/s of a random search on a 2-worker Dask LocalCluster against the local driver.
 
     python benchmarks/bench_distributed.py results.json [--chunks N] [--chunk-size N]
-        [--engine fast2|general]
+        [--engine bitboard|general]
 
 Both runs play the same deals (same seed, chunk size, deck and engine; by default the
 standard deck's fast kernel and its chunk size) with 2 workers and store
@@ -95,7 +95,8 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=16, help="chunks per run")
     parser.add_argument("--chunk-size", type=int, default=None,
                         help="deals per chunk [default: the strategy's]")
-    parser.add_argument("--engine", default=None, help="fast2 or general [default: fastest]")
+    parser.add_argument("--engine", default=None,
+                        help="bitboard (fast2, its old name) or general [default: fastest]")
     parser.add_argument("--overhead-chunks", type=int, default=10)
     arguments = parser.parse_args()
     params = STRATEGIES["random"].prepare(

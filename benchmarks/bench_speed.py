@@ -1,13 +1,13 @@
-"""Reproduce the speed figures of issue 4 and write them as JSON; or check fast2 on many deals.
+"""Reproduce the speed figures of issue 4 as JSON; or check the bitboard kernel on many deals.
 
     python benchmarks/bench_speed.py figures.json [--deals N] [--workers 1 2 ...]
     python benchmarks/bench_speed.py --verify N [--chunk M]
 
 The figures: the card-by-card baseline kernel (beggar_search/engine/baseline.py)
-and the fast kernel (engine/fast2.py) on one worker, then the fast kernel on each
+and the fast kernel (engine/bitboard.py) on one worker, then the fast kernel on each
 worker count, measured as ``beggar-search bench`` does; plus the start-up time of
 a fresh process that loads the numba cache and plays its first deals.
-``--verify`` plays N random deals with both fast2 and the general engine
+``--verify`` plays N random deals with both the bitboard kernel and the general engine
 (rules.play_sequences) and stops at the first row that differs.
 """
 
@@ -22,13 +22,15 @@ import time
 
 import numpy as np
 
-from beggar_search.cli.bench import measure, time_one, time_parallel
+from beggar_search.deck import STANDARD
+from beggar_search.speed import Workload, time_one, time_parallel
+
+STANDARD_RANDOM = Workload()
 
 START_UP = (
     "import time; t = time.perf_counter()\n"
-    "from beggar_search.engine import batch, fast2\n"
-    "from beggar_search.engine.random import chunk_stream\n"
-    "fast2.random_chunk(chunk_stream(1, 0), 1000, 0, batch.new_recorder(10, 52))\n"
+    "from beggar_search.speed import Workload, play\n"
+    "play(Workload(), 'fast', 0, 1000, 1)\n"
     "print(time.perf_counter() - t)\n"
 )
 
@@ -42,19 +44,26 @@ def start_up_seconds() -> float:
 
 
 def figures(n_deals: int, workers: list[int]) -> dict:
-    data = measure(n_deals, 1)
-    data.pop("workers")
-    for key in ("deals_per_second", "cards_per_second", "parallel_speedup"):
-        data.pop(key)
-    data["parallel"] = []
+    baseline_deals = max(n_deals // 4, 1)
+    base = time_one(STANDARD_RANDOM, "baseline", baseline_deals)
+    one = time_one(STANDARD_RANDOM, "fast", n_deals)
+    data = {
+        "deals": n_deals,
+        "baseline_deals_per_second": base.deals_per_second,
+        "baseline_cards_per_second": base.cards_per_second,
+        "one_worker_deals_per_second": one.deals_per_second,
+        "one_worker_cards_per_second": one.cards_per_second,
+        "ratio_to_baseline": one.deals_per_second / base.deals_per_second,
+        "parallel": [],
+    }
     for count in workers:
-        seconds, cards = (time_one("fast", n_deals) if count == 1
-                          else time_parallel("fast", n_deals, count))
+        timing = (time_one(STANDARD_RANDOM, "fast", n_deals) if count == 1
+                  else time_parallel(STANDARD_RANDOM, "fast", n_deals, count))
         data["parallel"].append({
             "workers": count,
-            "deals_per_second": n_deals * count / seconds,
-            "cards_per_second": cards / seconds,
-            "speedup": n_deals * count / seconds / data["one_worker_deals_per_second"],
+            "deals_per_second": timing.deals_per_second,
+            "cards_per_second": timing.cards_per_second,
+            "speedup": timing.deals_per_second / one.deals_per_second,
         })
     data["start_up_seconds"] = start_up_seconds()
     data["machine"] = {"processor": platform.processor() or platform.machine(),
@@ -63,19 +72,21 @@ def figures(n_deals: int, workers: list[int]) -> dict:
 
 
 def verify(n_deals: int, chunk: int, max_tricks: int = 0) -> int:
-    """Compare fast2 with the general engine on ``n_deals`` random deals; returns mismatches."""
-    from beggar_search.engine import fast2, rules
+    """Compare the bitboard kernel with the general engine on ``n_deals`` random deals;
+    returns mismatches."""
+    from beggar_search.engine import bitboard, rules
     from beggar_search.engine.random import chunk_stream
 
     stream = chunk_stream(4, 0)
     done = 0
     while done < n_deals:
         size = min(chunk, n_deals - done)
-        deals = fast2.generate(stream, size)
+        deals = bitboard.generate(stream, size, STANDARD.sorted_cards())
         fast = np.zeros((size, rules.RESULT_LEN), dtype=np.int64)
         general = np.zeros_like(fast)
-        fast2.play_sequences(deals, max_tricks, fast)
-        rules.play_sequences(deals, fast2.SPLIT, 0, max_tricks, general)
+        split = np.array([26, 26], dtype=np.int64)
+        bitboard.play_sequences(deals, split, 0, max_tricks, fast)
+        rules.play_sequences(deals, split, 0, max_tricks, general)
         bad = np.flatnonzero((fast != general).any(axis=1))
         if bad.size:
             print(f"mismatch at deal {done + bad[0]}: {deals[bad[0]].tolist()}")

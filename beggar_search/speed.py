@@ -1,0 +1,145 @@
+"""Timing a workload (a deck, a player count, a source of deals) on the fast path, on the
+general engine, and on the card-by-card baseline; what ``beggar-search bench`` and the
+benchmarks measure.
+
+Every kernel is compiled (or loaded from the cache) before anything is timed.  One
+worker's rate is per second of its CPU time (``time.process_time``): on a shared
+machine wall time would count the other processes' work too; the wall time is kept
+beside it.  The parallel figure runs W worker processes (``spawn``); each warms up, waits at a
+barrier, plays its share and reports its start and end on the system-wide monotonic
+clock; throughput is all deals over the span from the first start to the last end.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .deck import Deck, unrank_sequence
+
+SEED = 20240601
+WARM_DEALS = 2000
+SOURCES = ("random", "enumerate")
+ENGINES = ("fast", "general", "baseline")
+
+
+@dataclass(frozen=True)
+class Workload:
+    """What is played: ``deck`` (a spec), ``players``, ``source`` (random or enumerate)."""
+
+    deck: str = "standard"
+    players: int = 2
+    source: str = "random"
+
+    def deals(self, n_deals: int) -> int:
+        """Deals a chunk of ``n_deals`` plays (an enumeration stops at the deck's last deal)."""
+        if self.source == "random":
+            return n_deals
+        return min(n_deals, Deck.parse(self.deck).count_deals(self.players))
+
+    def describe(self) -> str:
+        return f"{Deck.parse(self.deck).spec}, {self.players} players, {self.source} deals"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Deals played, cards laid, the seconds they took (CPU time of one worker, or the wall
+    time of several) and the wall time."""
+
+    deals: int
+    cards: int
+    seconds: float
+    wall: float
+
+    @property
+    def deals_per_second(self) -> float:
+        return self.deals / self.seconds
+
+    @property
+    def cards_per_second(self) -> float:
+        return self.cards / self.seconds
+
+    def as_dict(self) -> dict:
+        return {"deals": self.deals, "cards": self.cards, "seconds": self.seconds,
+                "wall_seconds": self.wall,
+                "deals_per_second": self.deals_per_second,
+                "cards_per_second": self.cards_per_second}
+
+
+def enumeration_start(deck: Deck, players: int, seed: int, chunk: int, n_deals: int) -> int:
+    """Where chunk ``chunk`` of an enumeration benchmark starts: a random index range."""
+    room = max(deck.count_deals(players) - n_deals, 1)
+    rng = np.random.default_rng([seed, chunk])
+    return min(int(rng.random() * room), room - 1)
+
+
+def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = SEED) -> int:
+    """Play ``n_deals`` deals of the workload with ``engine``; returns the cards laid."""
+    from .engine import baseline, batch, fastest
+    from .engine.random import chunk_stream
+
+    deck = Deck.parse(workload.deck)
+    players = workload.players
+    recorder = batch.new_recorder(10, deck.size)
+    split = np.array(deck.split(players), dtype=np.int64)
+    if engine == "baseline":
+        if deck != Deck.parse("standard") or players != 2 or workload.source != "random":
+            raise ValueError("the baseline plays random standard deals between 2 players")
+        return int(baseline.random_games(chunk_stream(seed, chunk), n_deals)[0])
+    if workload.source == "random":
+        stream = chunk_stream(seed, chunk)
+        if engine == "fast":
+            draw = fastest.draw_of(fastest.engine_for(players))
+            recorder = fastest.random_chunk(stream, n_deals, deck, players, draw, 0, recorder)
+        else:
+            recorder = batch.random_chunk(stream, n_deals, deck.sorted_cards(), split, 0,
+                                          recorder)
+    else:
+        first = unrank_sequence(enumeration_start(deck, players, seed, chunk, n_deals), deck)
+        n_deals = workload.deals(n_deals)
+        if engine == "fast":
+            recorder = fastest.enumerate_chunk(first, n_deals, deck, players, 0, recorder)
+        else:
+            recorder = batch.enumerate_chunk(first, n_deals, split, 0, recorder)
+    return int(recorder[0][batch.C_CARDS])
+
+
+def time_one(workload: Workload, engine: str, n_deals: int, seed: int = SEED) -> Timing:
+    """``n_deals`` deals in this process (warm-up untimed)."""
+    play(workload, engine, 1 << 30, WARM_DEALS, seed)
+    wall, cpu = time.perf_counter(), time.process_time()
+    cards = play(workload, engine, 0, n_deals, seed)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return Timing(workload.deals(n_deals), cards, cpu, wall)
+
+
+def _worker(workload, engine, seed, chunk, n_deals, barrier, results) -> None:
+    play(workload, engine, (1 << 30) + chunk, WARM_DEALS, seed)
+    barrier.wait()
+    start = time.monotonic()
+    cards = play(workload, engine, chunk, n_deals, seed)
+    results.put((chunk, start, time.monotonic(), cards))
+
+
+def time_parallel(workload: Workload, engine: str, n_deals: int, workers: int,
+                  seed: int = SEED) -> Timing:
+    """``n_deals`` deals per worker on ``workers`` processes, timed together."""
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(workers)
+    results = context.Queue()
+    processes = [context.Process(target=_worker,
+                                 args=(workload, engine, seed, chunk, n_deals, barrier, results))
+                 for chunk in range(workers)]
+    for process in processes:
+        process.start()
+    reports = [results.get() for _ in processes]
+    for process in processes:
+        process.join()
+        if process.exitcode != 0:
+            raise RuntimeError(f"bench worker failed with exit status {process.exitcode}")
+    span = max(end for _, _, end, _ in reports) - min(start for _, start, _, _ in reports)
+    return Timing(workload.deals(n_deals) * workers, sum(cards for *_, cards in reports), span,
+                  span)
