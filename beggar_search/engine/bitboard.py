@@ -48,12 +48,10 @@ Where deals come from (each fills blocks of masks that the lockstep plays):
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
 
 from ..jit import kernel
-from . import batch, rules
+from . import batch, bitboard_multi, rules
+from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz
 from .random import below_from, next_u64, shuffle
 from .rules import (
     CAPACITY,
@@ -71,18 +69,6 @@ LONG_TRICKS = 1500  # past this many tricks a game is replayed by the general en
 LOW32 = np.int64(0xFFFFFFFF)
 DRAW_PLACES, DRAW_SHUFFLE = 0, 1  # how random_chunk draws its deals (see the docstring)
 
-@intrinsic
-def cttz(typingctx, value):
-    """Count trailing zero bits of an int64 (LLVM's cttz; 64 for 0)."""
-    if not isinstance(value, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return types.int64(types.int64), codegen
-
-
 # Lockstep play.  LANES games run side by side; the state of lane g is field f at
 # state[f * LANES + g] (constant offsets, so LLVM vectorises the lane loop: with
 # AVX-512 a step of 16 games is two vectors).  A step is one event of a game,
@@ -95,17 +81,13 @@ LANES = 16
  F_OWED, F_MOVER, F_CARDS, F_TRICKS, F_DONE) = (f * LANES for f in range(17))
 N_FIELDS = 17
 BLOCK = 8192  # deals generated, played and recorded together
-# a lane's packed result: cards | tricks << 20 | status << 40
-S_LONG, S_WIN1, S_WIN2 = 1, 2, 3
-PACK = 20
-PACK_MASK = (1 << PACK) - 1
 
 
 @kernel
 def _step(state, limit):
     """Advance every lane by one event; returns nonzero when some game has finished.
 
-    A finished lane has ``state[F_DONE + g]`` set to S_WIN1/S_WIN2 (a player has
+    A finished lane has ``state[F_DONE + g]`` set to S_WIN1 + player (a player has
     won) or S_LONG (``limit`` tricks played without an end); its other fields
     then hold the game's cards and tricks.
     """
@@ -416,7 +398,7 @@ def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scra
     """Play a block of deals and record them at positions ``base``..; returns the recorder."""
     deal, flat, row, packed = scratch
     total = deal.shape[0]
-    _play_block(pens, los, his, size, split[0], total, leader, fast_limit(max_tricks), packed)
+    play_block(pens, los, his, size, split, leader, fast_limit(max_tricks), packed)
     counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows, loop_deals = (
         recorder)
     top_k = top_positions.shape[0]
@@ -441,6 +423,15 @@ def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scra
 
 
 @kernel
+def play_block(pens, los, his, n, split, leader, limit, packed):
+    """Play deals 0..n-1 between the hands of ``split`` (2 to 4, none empty); packed results."""
+    if split.shape[0] == 2:
+        _play_block(pens, los, his, n, split[0], split[0] + split[1], leader, limit, packed)
+    else:
+        bitboard_multi.play_block(pens, los, his, n, split, leader, limit, packed)
+
+
+@kernel
 def _scratch(total, players):
     return (np.zeros(total, dtype=np.uint8), np.zeros((players, CAPACITY), dtype=np.uint8),
             np.zeros(RESULT_LEN, dtype=np.int64), np.zeros(BLOCK + 1, dtype=np.int64))
@@ -450,7 +441,7 @@ def _scratch(total, players):
 
 @kernel
 def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorder):
-    """Play ``n_deals`` uniformly random deals of the deck ``sorted_cards`` between the 2
+    """Play ``n_deals`` uniformly random deals of the deck ``sorted_cards`` between the
     hands of ``split`` (player 1 leads), drawn from ``stream`` by ``draw``.
 
     Same semantics and recorder as ``batch.random_chunk`` (positions 0..n_deals-1); with
@@ -461,7 +452,7 @@ def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorde
     kinds = penalty_kinds(sorted_cards)
     sequence = sorted_cards.copy()
     pens, los, his, _ = new_masks(BLOCK)
-    scratch = _scratch(total, 2)
+    scratch = _scratch(total, split.shape[0])
     for base in range(0, n_deals, BLOCK):
         size = min(BLOCK, n_deals - base)
         fill_random(stream, draw, order, kinds, sequence, pens, los, his, size)
@@ -472,11 +463,11 @@ def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorde
 
 @kernel
 def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder):
-    """Play ``n_deals`` consecutive deals in index order from ``first_sequence`` (2 hands),
+    """Play ``n_deals`` consecutive deals in index order from ``first_sequence``
     as ``batch.enumerate_chunk``."""
     sequence = first_sequence.copy()
     pens, los, his, _ = new_masks(BLOCK)
-    scratch = _scratch(sequence.shape[0], 2)
+    scratch = _scratch(sequence.shape[0], split.shape[0])
     for base in range(0, n_deals, BLOCK):
         size = min(BLOCK, n_deals - base)
         fill_enumerated(sequence, base > 0, pens, los, his, size)
@@ -488,11 +479,11 @@ def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder):
 @kernel
 def play_sequences(sequences, split, leader, max_tricks, results):
     """Play deals (rows of card values, hand 1 then hand 2) as ``rules.play_sequences``."""
-    if split[0] == 0 or split[1] == 0:  # one hand empty: nothing to play in lockstep
+    if split.min() == 0:  # an empty hand: not the fast path's
         rules.play_sequences(sequences, split, leader, max_tricks, results)
         return
     total = sequences.shape[1]
-    flat = np.zeros((2, CAPACITY), dtype=np.uint8)
+    flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
     pens, los, his, packed = new_masks(BLOCK)
     limit = fast_limit(max_tricks)
     n_deals = sequences.shape[0]
@@ -501,7 +492,7 @@ def play_sequences(sequences, split, leader, max_tricks, results):
         for i in range(size):
             pens[i], los[i], his[i] = masks_from(sequences[base + i], 0, 0, 0, 0)
         pens[size], los[size], his[size] = pens[0], los[0], his[0]
-        _play_block(pens, los, his, size, split[0], total, leader, limit, packed)
+        play_block(pens, los, his, size, split, leader, limit, packed)
         for i in range(size):
             if not _write_row(packed[i], total, results[base + i]):
                 play_general(sequences[base + i], split, leader, max_tricks, flat,

@@ -9,7 +9,9 @@ stores that as its engine id:
 - ``"general"``: the general engine's shuffle (``bitboard.DRAW_SHUFFLE``).
 
 The kernel is chosen by the number of players: the bitboard kernel for 2
-(``engine/bitboard.py``), the general engine (``engine/batch.py``) otherwise.
+(``engine/bitboard.py``, 16 games in lockstep), its one-game-at-a-time form for 3
+and 4 (``engine/bitboard_multi.py``), the general engine (``engine/batch.py``)
+otherwise.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from .bitboard import DRAW_PLACES, DRAW_SHUFFLE
 
 BITBOARD, GENERAL = "bitboard", "general"
 ENGINE_DRAWS = {BITBOARD: DRAW_PLACES, "fast2": DRAW_PLACES, GENERAL: DRAW_SHUFFLE}
-FAST_PLAYERS = (2,)  # player counts a fast kernel plays
+FAST_PLAYERS = (2, 3, 4)  # player counts a fast kernel plays
 
 
 def has_fast_kernel(players: int) -> bool:
@@ -77,4 +79,6 @@ def play_sequences(sequences: np.ndarray, split: np.ndarray, leader: int, max_tr
 
 def kernel_name(players: int) -> str:
     """The kernel that plays deals between ``players`` players."""
-    return "bitboard" if has_fast_kernel(players) else "general"
+    if not has_fast_kernel(players):
+        return "general"
+    return "bitboard" if int(players) == 2 else "bitboard_multi"

@@ -1,0 +1,175 @@
+"""The bitboard game for 3 and 4 players: one game at a time, hands as bit masks.
+
+Hands are the 2-player kernel's masks (``engine/bitboard.py``: penalty places and
+two bits of value per hand, plus a size), one set per player, and the pile the
+same.  A trick is a few events:
+
+- the plain phase (no penalty card on the pile yet): the players still in lay in
+  turn from the leader.  With m players in and each player's next penalty card at
+  place ``a`` (or its size when it has none), the player in turn position r meets
+  its event after ``a * m + r`` cards in all; the first such event decides the
+  phase.  Everyone lays its share of plain cards by a shift; the event is a
+  penalty card laid, or a player who must lay and has none going out (the
+  general engine's rules: with one player left in, that player takes the pile).
+- payments: the payer's next penalty card is one bit scan away; it pays in full
+  (the last penalty card's player takes the pile), lays a penalty card (the demand
+  passes on), or runs out (goes out; the last penalty card's player takes the pile).
+
+At the end of a trick every player left without cards is out; the game is won
+when one player is left in.  As in the 2-player kernel, games past ``limit``
+tricks come back as ``S_LONG`` for the general engine to replay, so loops and the
+cap stay exact.
+"""
+
+import numpy as np
+
+from ..jit import kernel
+from .bits import PACK, S_LONG, S_WIN1, cttz
+
+PEN, LO, HI, SIZE = 0, 1, 2, 3  # rows of a hands array (4, players)
+
+
+@kernel
+def _next_in(out, player, players):
+    """The next player after ``player`` still in (``out``: a bit per player out)."""
+    player += 1
+    if player == players:
+        player = 0
+    while (out >> player) & 1:
+        player += 1
+        if player == players:
+            player = 0
+    return player
+
+
+@kernel
+def _lay(hands, player, k):
+    """Player lays its top ``k`` cards."""
+    hands[PEN, player] >>= k
+    hands[LO, player] >>= k
+    hands[HI, player] >>= k
+    hands[SIZE, player] -= k
+
+
+@kernel
+def _next_penalty(hands, player):
+    """Place of the player's next penalty card, or its size when it holds none."""
+    return min(cttz(hands[PEN, player]), hands[SIZE, player])
+
+
+@kernel
+def play_game(pen, lo, hi, split, leader, limit, hands):
+    """Play one deal (masks over the deal sequence, hands of ``split`` cards, none empty).
+
+    Returns the packed result (``bits.PACK``); ``hands`` is scratch (4, players).
+    """
+    players = split.shape[0]
+    start = 0
+    one = np.int64(1)
+    for p in range(players):
+        n = split[p]
+        mask = (one << n) - 1
+        hands[PEN, p] = (pen >> start) & mask
+        hands[LO, p] = (lo >> start) & mask
+        hands[HI, p] = (hi >> start) & mask
+        hands[SIZE, p] = n
+        start += n
+    out = np.int64(0)
+    players_in = players
+    lead = leader
+    cards = np.int64(0)
+    tricks = np.int64(0)
+    while True:
+        ppen = np.int64(0)
+        plo = np.int64(0)
+        phi = np.int64(0)
+        pn = np.int64(0)
+        current = lead
+        last = -1  # who laid the last penalty card
+        owed = 0
+        winner = -1
+        while winner < 0:
+            if last < 0:
+                # plain phase: the first event in turn order
+                best = np.int64(1) << 40
+                event = current
+                event_rank = 0
+                event_at = 0
+                q = current
+                for r in range(players_in):
+                    a = _next_penalty(hands, q)
+                    at = a * players_in + r
+                    if at < best:
+                        best, event, event_rank, event_at = at, q, r, a
+                    q = _next_in(out, q, players)
+                q = current
+                for r in range(players_in):
+                    _lay(hands, q, event_at + (r < event_rank))
+                    q = _next_in(out, q, players)
+                pn += best
+                if hands[SIZE, event] > 0:  # a penalty card
+                    value_lo = hands[LO, event] & 1
+                    value_hi = hands[HI, event] & 1
+                    _lay(hands, event, 1)
+                    ppen |= one << pn
+                    plo |= value_lo << pn
+                    phi |= value_hi << pn
+                    pn += 1
+                    last = event
+                    owed = 1 + value_lo + 2 * value_hi
+                    current = _next_in(out, event, players)
+                else:  # must lay a card and has none: out
+                    out |= one << event
+                    players_in -= 1
+                    current = _next_in(out, event, players)
+                    if players_in == 1:
+                        winner = current
+            else:
+                a = _next_penalty(hands, current)
+                if a >= owed:  # pays in full
+                    _lay(hands, current, owed)
+                    pn += owed
+                    winner = last
+                elif a < hands[SIZE, current]:  # a penalty card: the demand passes on
+                    _lay(hands, current, a)
+                    pn += a
+                    value_lo = hands[LO, current] & 1
+                    value_hi = hands[HI, current] & 1
+                    _lay(hands, current, 1)
+                    ppen |= one << pn
+                    plo |= value_lo << pn
+                    phi |= value_hi << pn
+                    pn += 1
+                    last = current
+                    owed = 1 + value_lo + 2 * value_hi
+                    current = _next_in(out, current, players)
+                else:  # runs out while paying: out, the pile goes to the last penalty card
+                    _lay(hands, current, a)
+                    pn += a
+                    out |= one << current
+                    players_in -= 1
+                    winner = last
+        size = hands[SIZE, winner]
+        hands[PEN, winner] |= ppen << size
+        hands[LO, winner] |= plo << size
+        hands[HI, winner] |= phi << size
+        hands[SIZE, winner] = size + pn
+        cards += pn
+        tricks += 1
+        for p in range(players):
+            if hands[SIZE, p] == 0 and not (out >> p) & 1:
+                out |= one << p
+                players_in -= 1
+        if players_in <= 1:
+            return cards | (tricks << PACK) | ((S_WIN1 + winner) << (2 * PACK))
+        if tricks >= limit:
+            return cards | (tricks << PACK) | (S_LONG << (2 * PACK))
+        lead = winner
+
+
+@kernel
+def play_block(pens, los, his, n, split, leader, limit, packed):
+    """Play deals 0..n-1 (masks); packed results per deal."""
+    hands = np.zeros((4, split.shape[0]), dtype=np.int64)
+    for i in range(n):
+        packed[i] = play_game(pens[i], los[i], his[i], split, leader, limit, hands)
