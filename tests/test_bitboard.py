@@ -1,5 +1,6 @@
-"""The bitboard kernel (engine/bitboard.py) against the general engine, on every source of
-deals: random (both draws), consecutive indices, and a given list."""
+"""The bitboard kernels (engine/bitboard.py for 2 players, engine/bitboard_multi.py for 3 and
+4) against the general engine, on every source of deals: random (both draws), consecutive
+indices, and a given list."""
 
 import zlib
 
@@ -19,7 +20,9 @@ SPLIT = np.array([26, 26], dtype=np.int64)
 DECKS = ["standard", "camicia", "plain=10,J=2,Q=2,K=2,A=2", "plain=40,J=6,Q=6,K=6,A=6",
          "plain=20,Q=3,A=1", "plain=6,J=2,Q=1,K=1", "plain=25,J=4,K=4,A=4", "plain=5",
          "J=3,A=2"]
-N_DEALS = 10_000  # per deck and source
+N_DEALS = 10_000  # per deck, players and source
+PLAYERS = (2, 3, 4)
+CASES = [(spec, players) for spec in DECKS for players in PLAYERS]
 
 
 def sequence(text: str) -> np.ndarray:
@@ -42,9 +45,9 @@ def both(sequences, split=SPLIT, leader=0, max_tricks=0):
     return fast, general
 
 
-def assert_same_summary(fast, general):
-    fast = batch.ChunkSummary.from_recorder(fast, 2)
-    general = batch.ChunkSummary.from_recorder(general, 2)
+def assert_same_summary(fast, general, players):
+    fast = batch.ChunkSummary.from_recorder(fast, players)
+    general = batch.ChunkSummary.from_recorder(general, players)
     assert (fast.deals, fast.loops, fast.caps, fast.cards) == (
         general.deals, general.loops, general.caps, general.cards)
     for name in ("wins", "histogram", "top_positions", "top_rows", "top_deals",
@@ -63,59 +66,60 @@ def general_recorder(deals, split, max_tricks, top_k):
     return recorder
 
 
-@pytest.mark.parametrize("spec", DECKS)
-def test_given_deals_any_split_either_leader(spec):
+@pytest.mark.parametrize(("spec", "players"), CASES)
+def test_given_deals_any_split_any_leader(spec, players):
     deck = Deck.parse(spec)
     deals = bitboard.generate(chunk_stream(seed_of(spec), 0), N_DEALS, deck.sorted_cards())
-    for first in sorted({1, (deck.size + 1) // 2, deck.size - 1}):
-        split = np.array([first, deck.size - first], dtype=np.int64)
-        for leader in (0, 1):
-            fast, general = both(deals, split, leader)
-            np.testing.assert_array_equal(fast, general, err_msg=f"{first} {leader}")
+    splits = {deck.split(players), (1,) * (players - 1) + (deck.size - players + 1,),
+              (deck.size - players + 1,) + (1,) * (players - 1)}
+    for split in sorted(splits):
+        for leader in range(players):
+            fast, general = both(deals, np.array(split, dtype=np.int64), leader)
+            np.testing.assert_array_equal(fast, general, err_msg=f"{split} {leader}")
 
 
-@pytest.mark.parametrize("spec", DECKS)
+@pytest.mark.parametrize(("spec", "players"), CASES)
 @pytest.mark.parametrize(("max_tricks", "top_k"), [(0, 25), (40, 5)])
-def test_random_places_chunk_matches_general_engine(spec, max_tricks, top_k):
+def test_random_places_chunk_matches_general_engine(spec, players, max_tricks, top_k):
     deck = Deck.parse(spec)
-    split = split_of(deck)
-    stream = chunk_stream(seed_of(spec, max_tricks), 3)
+    split = split_of(deck, players)
+    stream = chunk_stream(seed_of(spec, players, max_tricks), 3)
     deals = bitboard.generate(stream.copy(), N_DEALS, deck.sorted_cards())
     fast = bitboard.random_chunk(stream, N_DEALS, deck.sorted_cards(), split, DRAW_PLACES,
                                  max_tricks, batch.new_recorder(top_k, deck.size))
-    assert_same_summary(fast, general_recorder(deals, split, max_tricks, top_k))
-    after = chunk_stream(seed_of(spec, max_tricks), 3)
+    assert_same_summary(fast, general_recorder(deals, split, max_tricks, top_k), players)
+    after = chunk_stream(seed_of(spec, players, max_tricks), 3)
     bitboard.generate(after, N_DEALS, deck.sorted_cards())
     np.testing.assert_array_equal(stream, after)  # advanced exactly as generate() advances it
 
 
-@pytest.mark.parametrize("spec", DECKS)
-def test_random_shuffle_chunk_is_the_general_engines_chunk(spec):
+@pytest.mark.parametrize(("spec", "players"), CASES)
+def test_random_shuffle_chunk_is_the_general_engines_chunk(spec, players):
     """DRAW_SHUFFLE plays exactly batch.random_chunk's deals: runs stored as "general"."""
     deck = Deck.parse(spec)
-    split = split_of(deck)
-    fast_stream, general_stream = (chunk_stream(seed_of(spec), 5) for _ in range(2))
+    split = split_of(deck, players)
+    fast_stream, general_stream = (chunk_stream(seed_of(spec, players), 5) for _ in range(2))
     fast = bitboard.random_chunk(fast_stream, N_DEALS, deck.sorted_cards(), split, DRAW_SHUFFLE,
                                  0, batch.new_recorder(20, deck.size))
     general = batch.random_chunk(general_stream, N_DEALS, deck.sorted_cards(), split, 0,
                                  batch.new_recorder(20, deck.size))
-    assert_same_summary(fast, general)
+    assert_same_summary(fast, general, players)
     np.testing.assert_array_equal(fast_stream, general_stream)
 
 
-@pytest.mark.parametrize("spec", DECKS)
-def test_enumerated_chunk_matches_general_engine(spec):
+@pytest.mark.parametrize(("spec", "players"), CASES)
+def test_enumerated_chunk_matches_general_engine(spec, players):
     deck = Deck.parse(spec)
-    split = split_of(deck)
+    split = split_of(deck, players)
     total = deck.count_deals()
-    rng = np.random.default_rng(seed_of(spec))
+    rng = np.random.default_rng(seed_of(spec, players))
     starts = {0, max(total - N_DEALS // 3, 0), min(int(rng.random() * total), total - 1)}
     for start in sorted(starts):
         first = unrank_sequence(start, deck)
         count = min(N_DEALS, total - start)
         fast = bitboard.enumerate_chunk(first, count, split, 0, batch.new_recorder(20, deck.size))
         general = batch.enumerate_chunk(first, count, split, 0, batch.new_recorder(20, deck.size))
-        assert_same_summary(fast, general)
+        assert_same_summary(fast, general, players)
 
 
 def test_next_deal_steps_through_every_index():
