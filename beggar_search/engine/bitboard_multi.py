@@ -30,16 +30,12 @@ PEN, LO, HI, SIZE = 0, 1, 2, 3  # rows of a hands array (4, players)
 
 
 @kernel
-def _next_in(out, player, players):
-    """The next player after ``player`` still in (``out``: a bit per player out)."""
-    player += 1
-    if player == players:
-        player = 0
-    while (out >> player) & 1:
-        player += 1
-        if player == players:
-            player = 0
-    return player
+def _go_out(after, player):
+    """Take ``player`` out of the ring of players still in (``after[p]``: the next one in)."""
+    before = player
+    while after[before] != player:
+        before = after[before]
+    after[before] = after[player]
 
 
 @kernel
@@ -58,10 +54,11 @@ def _next_penalty(hands, player):
 
 
 @kernel
-def play_game(pen, lo, hi, split, leader, limit, hands):
+def play_game(pen, lo, hi, split, leader, limit, hands, after):
     """Play one deal (masks over the deal sequence, hands of ``split`` cards, none empty).
 
-    Returns the packed result (``bits.PACK``); ``hands`` is scratch (4, players).
+    Returns the packed result (``bits.PACK``); ``hands`` (4, players) and ``after``
+    (players) are scratch.
     """
     players = split.shape[0]
     start = 0
@@ -74,7 +71,7 @@ def play_game(pen, lo, hi, split, leader, limit, hands):
         hands[HI, p] = (hi >> start) & mask
         hands[SIZE, p] = n
         start += n
-    out = np.int64(0)
+        after[p] = p + 1 if p + 1 < players else 0
     players_in = players
     lead = leader
     cards = np.int64(0)
@@ -101,11 +98,11 @@ def play_game(pen, lo, hi, split, leader, limit, hands):
                     at = a * players_in + r
                     if at < best:
                         best, event, event_rank, event_at = at, q, r, a
-                    q = _next_in(out, q, players)
+                    q = after[q]
                 q = current
                 for r in range(players_in):
                     _lay(hands, q, event_at + (r < event_rank))
-                    q = _next_in(out, q, players)
+                    q = after[q]
                 pn += best
                 if hands[SIZE, event] > 0:  # a penalty card
                     value_lo = hands[LO, event] & 1
@@ -117,11 +114,11 @@ def play_game(pen, lo, hi, split, leader, limit, hands):
                     pn += 1
                     last = event
                     owed = 1 + value_lo + 2 * value_hi
-                    current = _next_in(out, event, players)
+                    current = after[event]
                 else:  # must lay a card and has none: out
-                    out |= one << event
+                    current = after[event]
+                    _go_out(after, event)
                     players_in -= 1
-                    current = _next_in(out, event, players)
                     if players_in == 1:
                         winner = current
             else:
@@ -142,11 +139,11 @@ def play_game(pen, lo, hi, split, leader, limit, hands):
                     pn += 1
                     last = current
                     owed = 1 + value_lo + 2 * value_hi
-                    current = _next_in(out, current, players)
+                    current = after[current]
                 else:  # runs out while paying: out, the pile goes to the last penalty card
                     _lay(hands, current, a)
                     pn += a
-                    out |= one << current
+                    _go_out(after, current)
                     players_in -= 1
                     winner = last
         size = hands[SIZE, winner]
@@ -156,9 +153,11 @@ def play_game(pen, lo, hi, split, leader, limit, hands):
         hands[SIZE, winner] = size + pn
         cards += pn
         tricks += 1
-        for p in range(players):
-            if hands[SIZE, p] == 0 and not (out >> p) & 1:
-                out |= one << p
+        q = winner
+        for _ in range(players_in - 1):
+            q = after[q]
+            if hands[SIZE, q] == 0:
+                _go_out(after, q)
                 players_in -= 1
         if players_in <= 1:
             return cards | (tricks << PACK) | ((S_WIN1 + winner) << (2 * PACK))
@@ -171,5 +170,6 @@ def play_game(pen, lo, hi, split, leader, limit, hands):
 def play_block(pens, los, his, n, split, leader, limit, packed):
     """Play deals 0..n-1 (masks); packed results per deal."""
     hands = np.zeros((4, split.shape[0]), dtype=np.int64)
+    after = np.zeros(split.shape[0], dtype=np.int64)
     for i in range(n):
-        packed[i] = play_game(pens[i], los[i], his[i], split, leader, limit, hands)
+        packed[i] = play_game(pens[i], los[i], his[i], split, leader, limit, hands, after)
