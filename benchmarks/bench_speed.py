@@ -4,9 +4,10 @@
     python benchmarks/bench_speed.py --verify N [--chunk M]
 
 The figures: the card-by-card baseline kernel (beggar_search/engine/baseline.py)
-and the fast kernel (engine/bitboard.py) on one worker, then the fast kernel on each
-worker count, measured as ``beggar-search bench`` does; plus the start-up time of
-a fresh process that loads the numba cache and plays its first deals.
+and the fast kernel (engine/bitboard.py) on one worker (per second of its CPU time),
+then the fast kernel on each worker count (wall-clock rates, against one worker's),
+measured as ``beggar-search bench`` does; plus the start-up time of a fresh process
+that loads the numba cache and plays its first deals.
 ``--verify`` plays N random deals with both the bitboard kernel and the general engine
 (rules.play_sequences) and stops at the first row that differs.
 """
@@ -56,14 +57,14 @@ def figures(n_deals: int, workers: list[int]) -> dict:
         "ratio_to_baseline": one.deals_per_second / base.deals_per_second,
         "parallel": [],
     }
-    for count in workers:
+    for count in workers:  # wall-clock rates, against one worker's wall-clock rate
         timing = (time_one(STANDARD_RANDOM, "fast", n_deals) if count == 1
                   else time_parallel(STANDARD_RANDOM, "fast", n_deals, count))
         data["parallel"].append({
             "workers": count,
-            "deals_per_second": timing.deals_per_second,
-            "cards_per_second": timing.cards_per_second,
-            "speedup": timing.deals_per_second / one.deals_per_second,
+            "deals_per_second": timing.deals / timing.wall,
+            "cards_per_second": timing.cards / timing.wall,
+            "speedup": timing.deals / timing.wall / (one.deals / one.wall),
         })
     data["start_up_seconds"] = start_up_seconds()
     data["machine"] = {"processor": platform.processor() or platform.machine(),
