@@ -90,15 +90,15 @@ def play_game(pen, lo, hi, split, leader, limit, hands, after):
                 # plain phase: the first event in turn order
                 best = np.int64(1) << 40
                 event = current
-                event_rank = 0
-                event_at = 0
                 q = current
                 for r in range(players_in):
-                    a = _next_penalty(hands, q)
-                    at = a * players_in + r
-                    if at < best:
-                        best, event, event_rank, event_at = at, q, r, a
+                    at = _next_penalty(hands, q) * players_in + r
+                    better = at < best
+                    best = min(at, best)
+                    event = q if better else event
                     q = after[q]
+                event_at = best // players_in
+                event_rank = best - event_at * players_in
                 q = current
                 for r in range(players_in):
                     _lay(hands, q, event_at + (r < event_rank))
