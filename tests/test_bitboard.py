@@ -57,12 +57,11 @@ def assert_same_summary(fast, general, players):
 
 def general_recorder(deals, split, max_tricks, top_k):
     """The general engine's chunk over a given list of deals."""
+    rows = np.zeros((len(deals), rules.RESULT_LEN), dtype=np.int64)
+    rules.play_sequences(deals, split, 0, max_tricks, rows)
     recorder = batch.new_recorder(top_k, deals.shape[1])
-    flat = np.zeros((len(split), rules.CAPACITY), dtype=np.uint8)
-    row = np.zeros(rules.RESULT_LEN, dtype=np.int64)
-    for position, deal in enumerate(deals):
-        recorder = batch._play_and_record(position, deal, split, max_tricks, flat, row,
-                                          recorder)
+    for position, (row, deal) in enumerate(zip(rows, deals, strict=True)):
+        recorder = batch.record(position, row, deal, recorder)
     return recorder
 
 

@@ -55,7 +55,6 @@ from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz
 from .random import below_from, next_u64, shuffle
 from .rules import (
     CAPACITY,
-    LOOP,
     R_CARDS,
     R_OUTCOME,
     R_SIZES,
@@ -399,8 +398,9 @@ def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scra
     deal, flat, row, packed = scratch
     total = deal.shape[0]
     play_block(pens, los, his, size, split, leader, fast_limit(max_tricks), packed)
-    counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows, loop_deals = (
-        recorder)
+    # unpacked once: only a game the general engine replays can grow the loop arrays, and
+    # batch.record gives the recorder back for it
+    counts, histogram, top_positions, top_rows, top_deals, _, _, _ = recorder
     top_k = top_positions.shape[0]
     for i in range(size):
         if _write_row(packed[i], total, row):
@@ -410,16 +410,11 @@ def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scra
                 to_sequence(pens[i], los[i], his[i], deal)
             batch.record_game(base + i, row, deal, counts, histogram, top_positions, top_rows,
                               top_deals)
-            continue
-        to_sequence(pens[i], los[i], his[i], deal)
-        play_general(deal, split, leader, max_tricks, flat, row)
-        batch.record_game(base + i, row, deal, counts, histogram, top_positions, top_rows,
-                          top_deals)
-        if row[R_OUTCOME] == LOOP:
-            loop_pos, loop_rows, loop_deals = batch.record_loop(
-                base + i, row, deal, counts, loop_pos, loop_rows, loop_deals)
-    return (counts, histogram, top_positions, top_rows, top_deals, loop_pos, loop_rows,
-            loop_deals)
+        else:
+            to_sequence(pens[i], los[i], his[i], deal)
+            play_general(deal, split, leader, max_tricks, flat, row)
+            recorder = batch.record(base + i, row, deal, recorder)
+    return recorder
 
 
 @kernel
