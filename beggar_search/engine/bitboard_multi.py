@@ -91,23 +91,26 @@ def play_game(pen, lo, hi, split, leader, limit, hands, after):
                 best = np.int64(1) << 40
                 event = current
                 q = current
+                event_at = 0
+                event_rank = 0
                 for r in range(players_in):
-                    at = _next_penalty(hands, q) * players_in + r
+                    a = _next_penalty(hands, q)
+                    at = a * players_in + r
                     better = at < best
                     best = min(at, best)
                     event = q if better else event
+                    event_at = a if better else event_at
+                    event_rank = r if better else event_rank
                     q = after[q]
-                event_at = best // players_in
-                event_rank = best - event_at * players_in
+                penalty = event_at < hands[SIZE, event]  # else it must lay and has none
+                value_lo = (hands[LO, event] >> event_at) & 1
+                value_hi = (hands[HI, event] >> event_at) & 1
                 q = current
-                for r in range(players_in):
-                    _lay(hands, q, event_at + (r < event_rank))
+                for r in range(players_in):  # every plain card, and the penalty card
+                    _lay(hands, q, event_at + (r < event_rank) + (penalty and r == event_rank))
                     q = after[q]
                 pn += best
-                if hands[SIZE, event] > 0:  # a penalty card
-                    value_lo = hands[LO, event] & 1
-                    value_hi = hands[HI, event] & 1
-                    _lay(hands, event, 1)
+                if penalty:
                     ppen |= one << pn
                     plo |= value_lo << pn
                     phi |= value_hi << pn
@@ -115,7 +118,7 @@ def play_game(pen, lo, hi, split, leader, limit, hands, after):
                     last = event
                     owed = 1 + value_lo + 2 * value_hi
                     current = after[event]
-                else:  # must lay a card and has none: out
+                else:  # out
                     current = after[event]
                     _go_out(after, event)
                     players_in -= 1
@@ -128,11 +131,10 @@ def play_game(pen, lo, hi, split, leader, limit, hands, after):
                     pn += owed
                     winner = last
                 elif a < hands[SIZE, current]:  # a penalty card: the demand passes on
-                    _lay(hands, current, a)
+                    value_lo = (hands[LO, current] >> a) & 1
+                    value_hi = (hands[HI, current] >> a) & 1
+                    _lay(hands, current, a + 1)
                     pn += a
-                    value_lo = hands[LO, current] & 1
-                    value_hi = hands[HI, current] & 1
-                    _lay(hands, current, 1)
                     ppen |= one << pn
                     plo |= value_lo << pn
                     phi |= value_hi << pn
