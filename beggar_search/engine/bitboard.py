@@ -183,8 +183,12 @@ def _step(state, limit):
 
 
 @kernel
-def _load(state, g, pen, lo, hi, first, total, leader):
-    """Put a deal in lane g: places 0..first-1 are hand 1, the rest hand 2; ``leader`` leads."""
+def _load(state, g, pen, lo, hi, first, total, leader, start):
+    """Put a deal in lane g: places 0..first-1 are hand 1, the rest hand 2; ``leader`` leads.
+
+    ``start``: cards and tricks already played (packed as a result), for a game that
+    comes from ``bitboard_multi`` with two players left in.
+    """
     low = (np.int64(1) << first) - 1
     rest = (np.int64(1) << (total - first)) - 1  # total - first < 64; drops a sign bit
     one = (pen & low, lo & low, hi & low, first)
@@ -192,13 +196,15 @@ def _load(state, g, pen, lo, hi, first, total, leader):
     a, b = (two, one) if leader == 1 else (one, two)
     state[F_APEN + g], state[F_ALO + g], state[F_AHI + g], state[F_AN + g] = a
     state[F_BPEN + g], state[F_BLO + g], state[F_BHI + g], state[F_BN + g] = b
-    for f in (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_CARDS, F_TRICKS, F_DONE):
+    for f in (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_DONE):
         state[f + g] = 0
+    state[F_CARDS + g] = start & PACK_MASK
+    state[F_TRICKS + g] = start >> PACK
     state[F_MOVER + g] = leader
 
 
 @kernel
-def _refill(state, index, pens, los, his, n, first, total, leader, packed):
+def _refill(state, index, pens, los, his, firsts, starts, n, total, leader, packed):
     """Store finished games and start each such lane's next deal; returns lanes still busy.
 
     Lane g plays deals g, g + LANES, g + 2 * LANES, ... (deal n is a dummy that
@@ -213,23 +219,26 @@ def _refill(state, index, pens, los, his, n, first, total, leader, packed):
                          | (done << (2 * PACK)))
             i = min(i + LANES, n)
             index[g] = i
-            _load(state, g, pens[i], los[i], his[i], first, total, leader)
+            _load(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
         busy += i < n
     return busy
 
 
 @kernel
-def _play_block(pens, los, his, n, first, total, leader, limit, packed):
-    """Play deals 0..n-1 (masks; ``pens[n]`` etc. a dummy deal); packed results per deal."""
+def _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed):
+    """Play deals 0..n-1 (masks, hand 1's size ``firsts``, cards and tricks already played
+    ``starts``; index n a dummy deal); packed results per deal."""
     state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
     index = np.zeros(LANES, dtype=np.int64)
     for g in range(LANES):
-        index[g] = min(g, n)
-        _load(state, g, pens[index[g]], los[index[g]], his[index[g]], first, total, leader)
+        i = min(g, n)
+        index[g] = i
+        _load(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
     busy = min(n, LANES)
     while busy > 0:
         if _step(state, limit):
-            busy = _refill(state, index, pens, los, his, n, first, total, leader, packed)
+            busy = _refill(state, index, pens, los, his, firsts, starts, n, total, leader,
+                           packed)
 
 
 # ---- deals as masks over the places of the deal sequence -------------------------------
@@ -419,11 +428,25 @@ def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scra
 
 @kernel
 def play_block(pens, los, his, n, split, leader, limit, packed):
-    """Play deals 0..n-1 between the hands of ``split`` (2 to 4, none empty); packed results."""
+    """Play deals 0..n-1 between the hands of ``split`` (2 to 4, none empty); packed results.
+
+    With 3 or 4 players, ``bitboard_multi`` plays each game until two players are left in;
+    the lockstep plays those ends from there.
+    """
+    total = split.sum()
     if split.shape[0] == 2:
-        _play_block(pens, los, his, n, split[0], split[0] + split[1], leader, limit, packed)
-    else:
-        bitboard_multi.play_block(pens, los, his, n, split, leader, limit, packed)
+        firsts = np.full(n + 1, split[0], dtype=np.int64)
+        starts = np.zeros(n + 1, dtype=np.int64)
+        _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed)
+        return
+    ends = bitboard_multi.new_ends(n)
+    count = bitboard_multi.play_block(pens, los, his, n, split, leader, limit, packed, ends)
+    if count > 0:
+        e_pens, e_los, e_his, firsts, starts, _, _, e_packed = ends
+        for array in (e_pens, e_los, e_his, firsts, starts):
+            array[count] = array[0]  # the dummy deal
+        _play_block(e_pens, e_los, e_his, firsts, starts, count, total, 0, limit, e_packed)
+        bitboard_multi.merge_ends(ends, count, packed)
 
 
 @kernel

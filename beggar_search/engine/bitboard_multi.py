@@ -54,11 +54,14 @@ def _next_penalty(hands, player):
 
 
 @kernel
-def play_game(pen, lo, hi, split, leader, limit, hands, after):
-    """Play one deal (masks over the deal sequence, hands of ``split`` cards, none empty).
+def play_game(pen, lo, hi, split, leader, limit, hands, after, ends, end):
+    """Play one deal (masks over the deal sequence, hands of ``split`` cards, none empty)
+    until it is over or two players are left in.
 
-    Returns the packed result (``bits.PACK``); ``hands`` (4, players) and ``after``
-    (players) are scratch.
+    Returns the packed result (``bits.PACK``), or -1 when two players are left in: the
+    game's state then goes to row ``end`` of ``ends`` (see ``new_ends``), for the
+    2-player lockstep to finish.  ``hands`` (4, players) and ``after`` (players) are
+    scratch.
     """
     players = split.shape[0]
     start = 0
@@ -165,13 +168,59 @@ def play_game(pen, lo, hi, split, leader, limit, hands, after):
             return cards | (tricks << PACK) | ((S_WIN1 + winner) << (2 * PACK))
         if tricks >= limit:
             return cards | (tricks << PACK) | (S_LONG << (2 * PACK))
+        if players_in == 2:  # the winner leads: its hand first, then the other's
+            e_pens, e_los, e_his, firsts, starts, ids, _, _ = ends
+            other = after[winner]
+            size = hands[SIZE, winner]
+            e_pens[end] = hands[PEN, winner] | (hands[PEN, other] << size)
+            e_los[end] = hands[LO, winner] | (hands[LO, other] << size)
+            e_his[end] = hands[HI, winner] | (hands[HI, other] << size)
+            firsts[end] = size
+            starts[end] = cards | (tricks << PACK)
+            ids[2 * end] = winner
+            ids[2 * end + 1] = other
+            return -1
         lead = winner
 
 
 @kernel
-def play_block(pens, los, his, n, split, leader, limit, packed):
-    """Play deals 0..n-1 (masks); packed results per deal."""
+def new_ends(n):
+    """Room for ``n`` games left with two players (and a dummy): their hands as masks (the
+    leader's first), the leader's size, cards and tricks played (packed), the two players,
+    the deal each came from, and the lockstep's packed results."""
+    return (np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64),
+            np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64),
+            np.zeros(n + 1, dtype=np.int64), np.zeros(2 * n + 2, dtype=np.int64),
+            np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64))
+
+
+@kernel
+def play_block(pens, los, his, n, split, leader, limit, packed, ends):
+    """Play deals 0..n-1 (masks) until over or two players are left in; packed results per
+    deal, the others go to ``ends``.  Returns how many did."""
     hands = np.zeros((4, split.shape[0]), dtype=np.int64)
     after = np.zeros(split.shape[0], dtype=np.int64)
+    deals = ends[6]
+    count = 0
     for i in range(n):
-        packed[i] = play_game(pens[i], los[i], his[i], split, leader, limit, hands, after)
+        result = play_game(pens[i], los[i], his[i], split, leader, limit, hands, after, ends,
+                           count)
+        if result >= 0:
+            packed[i] = result
+        else:
+            deals[count] = i
+            count += 1
+    return count
+
+
+@kernel
+def merge_ends(ends, count, packed):
+    """The lockstep's results of the games in ``ends``, under each deal and its player."""
+    ids, deals, results = ends[5], ends[6], ends[7]
+    low = (np.int64(1) << (2 * PACK)) - 1
+    for j in range(count):
+        result = results[j]
+        status = result >> (2 * PACK)
+        if status != S_LONG:
+            result = (result & low) | ((S_WIN1 + ids[2 * j + status - S_WIN1]) << (2 * PACK))
+        packed[deals[j]] = result
