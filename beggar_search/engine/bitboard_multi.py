@@ -1,4 +1,5 @@
-"""The bitboard game for 3 and 4 players: one game at a time, hands as bit masks.
+"""The bitboard game for 3 and 4 players: one game at a time, hands as bit masks, until
+two players are left in; the 2-player lockstep (``engine/bitboard.py``) plays the rest.
 
 Hands are the 2-player kernel's masks (``engine/bitboard.py``: penalty places and
 two bits of value per hand, plus a size), one set per player, and the pile the
@@ -16,9 +17,13 @@ same.  A trick is a few events:
   passes on), or runs out (goes out; the last penalty card's player takes the pile).
 
 At the end of a trick every player left without cards is out; the game is won
-when one player is left in.  As in the 2-player kernel, games past ``limit``
-tricks come back as ``S_LONG`` for the general engine to replay, so loops and the
-cap stay exact.
+when one player is left in.  When two are left in, the rules are the 2-player
+rules, and the game's state (two hands, the leader's first, and the cards and
+tricks played) is handed to the 2-player lockstep, 16 games at a time: most of a
+3- or 4-player game is played between the last two, and the lockstep plays a
+trick in about half the time.  As in the 2-player kernel, games past ``limit``
+tricks come back as ``S_LONG`` for the general engine to replay from the deal, so
+loops and the cap stay exact.
 """
 
 import numpy as np
