@@ -53,6 +53,13 @@ def _lay(hands, player, k):
 
 
 @kernel
+def _pile_penalty(ppen, plo, phi, pn, value_lo, value_hi):
+    """The pile with a penalty card (value bits ``value_lo``, ``value_hi``) laid at place pn."""
+    return (ppen | (np.int64(1) << pn), plo | (value_lo << pn), phi | (value_hi << pn),
+            pn + 1)
+
+
+@kernel
 def _next_penalty(hands, player):
     """Place of the player's next penalty card, or its size when it holds none."""
     return min(cttz(hands[PEN, player]), hands[SIZE, player])
@@ -119,13 +126,8 @@ def play_game(pen, lo, hi, split, leader, limit, hands, after, ends, end):
                     q = after[q]
                 pn += best
                 if penalty:
-                    ppen |= one << pn
-                    plo |= value_lo << pn
-                    phi |= value_hi << pn
-                    pn += 1
-                    last = event
-                    owed = 1 + value_lo + 2 * value_hi
-                    current = after[event]
+                    ppen, plo, phi, pn = _pile_penalty(ppen, plo, phi, pn, value_lo, value_hi)
+                    last, owed, current = event, 1 + value_lo + 2 * value_hi, after[event]
                 else:  # out
                     current = after[event]
                     _go_out(after, event)
@@ -142,14 +144,9 @@ def play_game(pen, lo, hi, split, leader, limit, hands, after, ends, end):
                     value_lo = (hands[LO, current] >> a) & 1
                     value_hi = (hands[HI, current] >> a) & 1
                     _lay(hands, current, a + 1)
-                    pn += a
-                    ppen |= one << pn
-                    plo |= value_lo << pn
-                    phi |= value_hi << pn
-                    pn += 1
-                    last = current
-                    owed = 1 + value_lo + 2 * value_hi
-                    current = after[current]
+                    ppen, plo, phi, pn = _pile_penalty(ppen, plo, phi, pn + a, value_lo,
+                                                       value_hi)
+                    last, owed, current = current, 1 + value_lo + 2 * value_hi, after[current]
                 else:  # runs out while paying: out, the pile goes to the last penalty card
                     _lay(hands, current, a)
                     pn += a
