@@ -78,7 +78,8 @@ def enumeration_start(deck: Deck, players: int, seed: int, chunk: int, n_deals: 
 
 def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = SEED) -> int:
     """Play ``n_deals`` deals of the workload with ``engine``; returns the cards laid."""
-    from .engine import baseline, batch, fastest
+    from .engine import baseline, batch
+    from .engine.kernels import Engine
     from .engine.random import chunk_stream
 
     deck = Deck.parse(workload.deck)
@@ -92,8 +93,7 @@ def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = 
     if workload.source == "random":
         stream = chunk_stream(seed, chunk)
         if engine == "fast":
-            draw = fastest.draw_of(fastest.engine_for(players))
-            recorder = fastest.random_chunk(stream, n_deals, deck, players, draw, 0, recorder)
+            recorder = Engine(deck, players).random_chunk(stream, n_deals, recorder)
         else:
             recorder = batch.random_chunk(stream, n_deals, deck.sorted_cards(), split, 0,
                                           recorder)
@@ -101,7 +101,7 @@ def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = 
         first = unrank_sequence(enumeration_start(deck, players, seed, chunk, n_deals), deck)
         n_deals = workload.deals(n_deals)
         if engine == "fast":
-            recorder = fastest.enumerate_chunk(first, n_deals, deck, players, 0, recorder)
+            recorder = Engine(deck, players).enumerate_chunk(first, n_deals, recorder)
         else:
             recorder = batch.enumerate_chunk(first, n_deals, split, 0, recorder)
     return int(recorder[0][batch.C_CARDS])

@@ -28,7 +28,8 @@ import time
 import numpy as np
 
 from beggar_search.deck import Deck, unrank_sequence
-from beggar_search.engine import bitboard, fastest, rules
+from beggar_search.engine import bitboard, rules
+from beggar_search.engine.kernels import Engine, kernel_name
 from beggar_search.engine.random import chunk_stream
 from beggar_search.speed import Workload, enumeration_start, time_one, time_parallel
 
@@ -65,7 +66,7 @@ def table(n_deals: int, rounds: int, workers: int) -> dict:
     for workload in WORKLOADS:
         fast, general = best[(workload, "fast")], best[(workload, "general")]
         row = {"deck": Deck.parse(workload.deck).spec, "players": workload.players,
-               "source": workload.source, "kernel": fastest.kernel_name(workload.players),
+               "source": workload.source, "kernel": kernel_name(workload.players),
                "fast": fast, "general": general,
                "fast_ratio": fast["cards_per_second"] / base,
                "general_ratio": general["cards_per_second"] / base}
@@ -111,13 +112,13 @@ def verify(n_deals: int, chunk: int = 200_000) -> int:
     for number, workload in enumerate(VERIFY):
         deck = Deck.parse(workload.deck)
         split = np.array(deck.split(workload.players), dtype=np.int64)
+        engine = Engine(deck, workload.players)
         deals = deals_of(workload, n_deals, seed=number)
         differ = 0
         for first in range(0, n_deals, chunk):
             part = deals[first:first + chunk]
-            fast = np.zeros((len(part), rules.RESULT_LEN), dtype=np.int64)
+            fast = engine.play_sequences(part)
             general = np.zeros_like(fast)
-            fastest.play_sequences(part, split, 0, 0, fast)
             rules.play_sequences(part, split, 0, 0, general)
             differ += int((fast != general).any(axis=1).sum())
         print(f"{workload.describe()}: {n_deals:,} deals, {differ} differ", flush=True)

@@ -59,10 +59,7 @@ def general_recorder(deals, split, max_tricks, top_k):
     """The general engine's chunk over a given list of deals."""
     rows = np.zeros((len(deals), rules.RESULT_LEN), dtype=np.int64)
     rules.play_sequences(deals, split, 0, max_tricks, rows)
-    recorder = batch.new_recorder(top_k, deals.shape[1])
-    for position, (row, deal) in enumerate(zip(rows, deals, strict=True)):
-        recorder = batch.record(position, row, deal, recorder)
-    return recorder
+    return batch.record_rows(0, rows, deals, batch.new_recorder(top_k, deals.shape[1]))
 
 
 @pytest.mark.parametrize(("spec", "players"), CASES)

@@ -18,7 +18,7 @@ from .common import UserError, deck_option, emit, json_option, parse_deck
 def measure(deck: str, players: int, source: str, n_deals: int, general_deals: int,
             workers: int) -> dict:
     """All figures of ``beggar-search bench`` as one dict."""
-    from ..engine import fastest
+    from ..engine.kernels import kernel_name
     from ..speed import Workload, time_one, time_parallel
 
     workload = Workload(deck, players, source)
@@ -26,7 +26,7 @@ def measure(deck: str, players: int, source: str, n_deals: int, general_deals: i
     general = time_one(workload, "general", general_deals)
     data = {
         "deck": parse_deck(deck).spec, "players": players, "source": source,
-        "fast_kernel": fastest.kernel_name(players),
+        "fast_kernel": kernel_name(players),
         "fast": fast.as_dict(), "general": general.as_dict(),
         "deals_ratio": fast.deals_per_second / general.deals_per_second,
         "cards_ratio": fast.cards_per_second / general.cards_per_second,

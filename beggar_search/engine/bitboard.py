@@ -410,12 +410,10 @@ def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scra
     # unpacked once: only a game the general engine replays can grow the loop arrays, and
     # batch.record gives the recorder back for it
     counts, histogram, top_positions, top_rows, top_deals, _, _, _ = recorder
-    top_k = top_positions.shape[0]
     for i in range(size):
         if _write_row(packed[i], total, row):
             # record_game reads the deal only when it keeps the game on the leaderboard
-            if top_k > 0 and (counts[batch.C_TOP_FILLED] < top_k
-                              or row[R_CARDS] > top_rows[counts[batch.C_TOP_MIN], R_CARDS]):
+            if batch.admits(counts, top_rows, row[R_CARDS]):
                 to_sequence(pens[i], los[i], his[i], deal)
             batch.record_game(base + i, row, deal, counts, histogram, top_positions, top_rows,
                               top_deals)

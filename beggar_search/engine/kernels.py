@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..deck import STANDARD, Deck
-from . import batch, bitboard, fastest, rules
+from . import batch, bitboard, rules
 from .batch import Recorder
 from .bitboard import DRAW_PLACES, DRAW_SHUFFLE
 from .rules import RESULT_LEN
@@ -67,8 +67,11 @@ class Kernel:
         return getattr(self, source) is not None and self.fits(deck, players)
 
 
+BITBOARD_PLAYERS = (2, 3, 4)
+
+
 def _bitboard_fits(deck: Deck, players: int) -> bool:
-    return fastest.has_fast_kernel(players)
+    return players in BITBOARD_PLAYERS
 
 
 def _places_random(stream, n_deals, deck, split, max_tricks, recorder):
@@ -181,3 +184,10 @@ class Engine:
         kernel = choose(self.deck, self.players, SEQUENCES)
         kernel.sequences(sequences, self.split, self.max_tricks, rows)
         return rows
+
+
+def kernel_name(players: int) -> str:
+    """The module that plays deals between ``players`` players: what ``bench`` reports."""
+    if players not in BITBOARD_PLAYERS:
+        return "general"
+    return "bitboard" if players == 2 else "bitboard_multi"
