@@ -27,7 +27,13 @@ import sqlite3
 import sys
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    InvalidStateError,
+    ProcessPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
@@ -38,6 +44,7 @@ from .errors import UserError
 from .store import Run, Store, StoreError
 from .strategies import STRATEGIES, execute, strategy_for, warm_up
 
+DEATH_UNNOTICED = 2.0  # seconds a dead worker may go unnoticed by the executor (see wait)
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the kernel sends us when our parent dies
 
@@ -77,15 +84,42 @@ class LocalPool:
     def __init__(self, workers: int, name: str, params: dict):
         warm_up(name, params)  # compile and cache once here, so workers only load the cache
         self.workers = workers
+        self.death_seen = None  # when wait first found a worker dead
         self.executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
             initializer=_worker_init, initargs=(name, params, os.getpid()))
 
     def submit(self, job) -> Future:
-        return self.executor.submit(execute, job)
+        try:
+            return self.executor.submit(execute, job)
+        except BrokenProcessPool as error:  # a worker died since the last wait
+            future = Future()
+            future.set_exception(error)
+            return future
 
     def wait(self, futures, timeout: float):
-        return wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
+        finished, pending = wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
+        if finished or not self._a_worker_died():
+            return finished, pending
+        # A worker killed while it wrote a result leaves half a message in the result pipe;
+        # the executor's thread then waits for the rest and never marks the pool broken, so
+        # the chunks in flight would never end.  When it has not noticed the death for a
+        # while (it does within milliseconds otherwise), end them here.
+        self.death_seen = self.death_seen or time.monotonic()
+        if time.monotonic() - self.death_seen < DEATH_UNNOTICED or self.executor._broken:
+            return finished, pending
+        for future in pending:
+            try:
+                future.set_exception(BrokenProcessPool("a worker process died"))
+            except InvalidStateError:  # the executor got there after all
+                pass
+        # its thread, woken when close() ends the pipe, would fail them a second time
+        self.executor._pending_work_items.clear()
+        return set(futures), set()
+
+    def _a_worker_died(self) -> bool:
+        processes = list((self.executor._processes or {}).values())  # no public way
+        return any(process.exitcode is not None for process in processes)
 
     def close(self) -> None:
         """Stop the workers at once; chunks still running or waiting are dropped."""
