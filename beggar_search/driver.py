@@ -42,7 +42,7 @@ from tqdm import tqdm
 from . import __version__
 from .errors import UserError
 from .store import Run, Store, StoreError
-from .strategies import STRATEGIES, execute, strategy_for, warm_up
+from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
 
 DEATH_UNNOTICED = 2.0  # seconds a dead worker may go unnoticed by the executor (see wait)
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
@@ -186,6 +186,7 @@ class Session:
         run = self.run
         strategy = strategy_for(run.strategy, run.params)
         done = self.store.done_chunks(run.id)
+        strategy.attach(self.store, run)
         jobs = strategy.plan(done)
         hours = run.params.get("hours")
         show = not self.quiet and sys.stderr.isatty()
@@ -235,6 +236,10 @@ class Session:
                     break
                 while stopping_since is None and len(in_flight) < 2 * pool.workers:
                     job = next(jobs, None)
+                    if job is PENDING and not in_flight:  # waited on chunks now stored
+                        job = next(jobs, None)
+                    if job is PENDING:
+                        break
                     if job is None:
                         exhausted = True
                         break

@@ -62,7 +62,8 @@ class ChunkRecord:
     seconds: float
     histogram: tuple[tuple[int, int], ...]  # (cards, games) of every bin that is not empty
     games: tuple[GameRecord, ...]  # the leaderboard in its order, then the loops
-    cycles: tuple[dict, ...] = field(default=())  # cycles met as states (the hunter)
+    cycles: tuple[dict, ...] = field(default=())  # cycles met as states (hunter, factory)
+    move_stats: tuple[dict, ...] = field(default=())  # the factory's tries by move kind
 
     @classmethod
     def from_summary(cls, chunk: int, summary: ChunkSummary, split: Sequence[int],
@@ -82,7 +83,8 @@ class ChunkRecord:
                    cards=summary.cards, wins=tuple(int(w) for w in summary.wins),
                    seconds=summary.seconds,
                    histogram=tuple((int(b), int(summary.histogram[b])) for b in bins),
-                   games=tuple(games), cycles=tuple(summary.cycles))
+                   games=tuple(games), cycles=tuple(summary.cycles),
+                   move_stats=tuple(summary.move_stats))
 
 
 def _notation(sequence: np.ndarray, split: Sequence[int]) -> str:

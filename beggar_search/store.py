@@ -22,7 +22,7 @@ from .deck import Deck
 from .records import ChunkRecord, GameRecord
 
 APPLICATION_ID = 0x42454747  # "BEGG" in the SQLite header
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the cycle catalogue (generation, parent, move, mirror, in-tree)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -87,7 +87,23 @@ CREATE TABLE IF NOT EXISTS cycles (
     state_position INTEGER,
     reach_states INTEGER,             -- states whose play enters it (the hunter's reach)
     reach_complete INTEGER,           -- whether that backward search finished
+    generation INTEGER,               -- the factory: 0 for a start, parent's + 1 for a find
+    parent TEXT,                      -- the cycle whose state a move turned into this one
+    move TEXT,                        -- that move ('start', 'random state', 'mirror', ...)
+    mirror TEXT,                      -- the cycle with the players renamed (hands swapped)
+    own_mirror INTEGER,               -- whether it is its own mirror
+    reach_depth INTEGER,              -- most tricks from a state of its in-tree to it
+    fair_deals INTEGER,               -- fair deals entering it, player 1 to lead
+    fair_deals_swapped INTEGER,       -- fair deals entering it, player 2 to lead
     PRIMARY KEY (run_id, cycle)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    move TEXT NOT NULL,               -- a kind of move of the factory
+    tries INTEGER NOT NULL,           -- distinct states that kind of move gave and played
+    loops INTEGER NOT NULL,
+    cycles INTEGER NOT NULL,          -- new cycles met (counted per chunk)
+    PRIMARY KEY (run_id, move)
 );
 CREATE TABLE IF NOT EXISTS histogram (
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -96,6 +112,18 @@ CREATE TABLE IF NOT EXISTS histogram (
     PRIMARY KEY (run_id, cards)
 );
 """
+
+# what opening a file of an older schema version adds to it, version by version
+MIGRATIONS = {
+    1: [f"ALTER TABLE cycles ADD COLUMN {column}" for column in (
+        "generation INTEGER", "parent TEXT", "move TEXT", "mirror TEXT", "own_mirror INTEGER",
+        "reach_depth INTEGER", "fair_deals INTEGER", "fair_deals_swapped INTEGER")]
+    + ["CREATE TABLE IF NOT EXISTS moves (run_id INTEGER NOT NULL REFERENCES runs(id),"
+       " move TEXT NOT NULL, tries INTEGER NOT NULL, loops INTEGER NOT NULL,"
+       " cycles INTEGER NOT NULL, PRIMARY KEY (run_id, move))"],
+}
+CATALOGUE = ("generation", "parent", "move", "mirror", "own_mirror", "reach_depth", "fair_deals",
+             "fair_deals_swapped")
 
 GAME_COLUMNS = ("deal", "number", "chunk", "position", "outcome", "cards", "tricks", "winner",
                 "preperiod_tricks", "preperiod_cards", "period_tricks", "period_cards", "cycle",
@@ -106,7 +134,7 @@ class StoreError(Exception):
     """The file is not a results store (or cannot be used as one), or a run is not in it."""
 
 
-SCHEMA_RELEASES = {1: "0.1"}  # results format -> the beggar-search releases that write it
+SCHEMA_RELEASES = {1: "0.1", 2: "0.2"}  # results format -> the beggar-search releases that write it
 # seconds a command waits for another process's lock before it gives up (a search that is
 # running waits as long as it takes, so that no finished chunk is dropped)
 LOCK_WAIT_VARIABLE = "BEGGAR_SEARCH_LOCK_WAIT"
@@ -306,6 +334,9 @@ class Store:
     def _check_schema(self, version: int) -> None:
         if version == SCHEMA_VERSION:
             return
+        if 1 <= version < SCHEMA_VERSION:
+            self._migrate()
+            return
         from . import __version__
 
         known = ", ".join(f"{v} (beggar-search {r})" for v, r in SCHEMA_RELEASES.items())
@@ -315,6 +346,25 @@ class Store:
                              f" reads format {known}: upgrade beggar-search to read it")
         raise StoreError(f"{self.path} is in results format {version}, which beggar-search"
                          f" {__version__} does not know (it reads format {known})")
+
+    def _migrate(self) -> None:
+        """Bring a file of an older results format up to this one, in one transaction."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise StoreError(f"{self.path} is in an older results format and cannot be"
+                             f" upgraded here ({error})") from None
+        try:
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]  # may be done now
+            for step in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS.get(step, []):
+                    self.db.execute(statement)
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
 
     def _wal(self) -> None:
         """Switch to write-ahead logging (once per file; SQLite may refuse it while busy)."""
@@ -422,7 +472,14 @@ class Store:
                 [(run.id, cards, count) for cards, count in chunk.histogram],
             )
             new_cycles = [cycle for cycle in chunk.cycles
-                          if self._add_cycle(run.id, cycle, chunk.chunk, now)]
+                          if (self._catalogue(run.id, cycle, chunk.chunk, now) if "kind" in cycle
+                              else self._add_cycle(run.id, cycle, chunk.chunk, now))]
+            self.db.executemany(
+                "INSERT INTO moves VALUES (?, ?, ?, ?, ?) ON CONFLICT (run_id, move) DO UPDATE"
+                " SET tries = tries + excluded.tries, loops = loops + excluded.loops,"
+                " cycles = cycles + excluded.cycles",
+                [(run.id, m["move"], m["tries"], m["loops"], m["cycles"])
+                 for m in chunk.move_stats])
             for game in chunk.games:
                 new = self._insert_game(run.id, game, chunk.chunk, now)
                 if game.board == "loops":
@@ -530,6 +587,63 @@ class Store:
         cycle.setdefault("example", cycle["state"])
         return True
 
+    def _catalogue(self, run_id, entry: dict, chunk: int, now) -> bool:
+        """A factory's cycle: met by a move ('found') or catalogued once expanded ('node').
+
+        A found cycle keeps the place (chunk, position) it was met at first, with the
+        parent and move of that place; a node brings the in-tree figures.  True if
+        the run had not met the cycle.
+        """
+        known = self.db.execute("SELECT state_chunk, state_position, generation FROM cycles"
+                                " WHERE run_id = ? AND cycle = ?",
+                                (run_id, entry["cycle"])).fetchone()
+        place = (chunk, entry.get("position", 0))
+        if known is None:
+            move = entry.get("move") or ("mirror" if entry.get("parent") else "start")
+            generation = entry.get("generation", entry.get("start_generation"))
+            self.db.execute(
+                "INSERT INTO cycles (run_id, cycle, period_tricks, period_cards, deals, example,"
+                " found, example_chunk, example_position, state, state_chunk, state_position,"
+                " generation, parent, move) VALUES (?, ?, ?, ?, 0, '', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run_id, entry["cycle"], entry["period_tricks"], entry["period_cards"], now,
+                 *place, entry["state"], *place, generation, entry.get("parent"), move))
+        elif entry["kind"] == "found" and (known["state_chunk"] is None
+                                           or place < tuple(known)[:2]):
+            self.db.execute(
+                "UPDATE cycles SET state = ?, state_chunk = ?, state_position = ?,"
+                " generation = ?, parent = ?, move = ? WHERE run_id = ? AND cycle = ?",
+                (entry["state"], *place, entry["generation"], entry["parent"], entry["move"],
+                 run_id, entry["cycle"]))
+        elif entry["kind"] == "node" and known["generation"] is None:
+            self.db.execute(
+                "UPDATE cycles SET state = ?, state_chunk = ?, state_position = ?,"
+                " generation = ?, parent = ?, move = ? WHERE run_id = ? AND cycle = ?",
+                (entry["state"], *place, entry["start_generation"], entry.get("parent"),
+                 "mirror" if entry.get("parent") else "start", run_id, entry["cycle"]))
+        if entry["kind"] == "node":
+            self.db.execute(
+                "UPDATE cycles SET reach_states = ?, reach_complete = ?, reach_depth = ?,"
+                " mirror = ?, own_mirror = ?, fair_deals = ?, fair_deals_swapped = ?"
+                " WHERE run_id = ? AND cycle = ?",
+                (entry["reach_states"], entry["reach_complete"], entry["reach_depth"],
+                 entry["mirror"], entry["own_mirror"], entry["fair_deals"],
+                 entry["fair_deals_swapped"], run_id, entry["cycle"]))
+        if known is None:
+            entry.setdefault("example", entry["state"])
+        return known is None and entry["kind"] == "found"
+
+    def family(self, run_id: int, generation: int) -> list[dict]:
+        """A factory run's cycles of one generation, in the order they were first met."""
+        rows = self.db.execute(
+            "SELECT cycle, state, parent, move FROM cycles WHERE run_id = ? AND generation = ?"
+            " ORDER BY state_chunk, state_position, cycle", (run_id, generation))
+        return [dict(row) for row in rows]
+
+    def move_stats(self, run_id: int) -> list[dict]:
+        rows = self.db.execute("SELECT move, tries, loops, cycles FROM moves WHERE run_id = ?"
+                               " ORDER BY move", (run_id,))
+        return [dict(row) for row in rows]
+
     def known_cycles(self, deck: Deck, players: int) -> dict[str, str]:
         """Every cycle in the file for this deck and player count: id -> a state or deal on it.
 
@@ -564,7 +678,7 @@ class Store:
     def cycles(self, run_id: int) -> list[dict]:
         rows = self.db.execute(
             "SELECT cycle, period_tricks, period_cards, deals, example, found, state,"
-            " reach_states, reach_complete FROM cycles"
+            f" reach_states, reach_complete, {', '.join(CATALOGUE)} FROM cycles"
             " WHERE run_id = ? ORDER BY deals DESC, period_tricks, cycle", (run_id,))
         return [dict(row) for row in rows]
 

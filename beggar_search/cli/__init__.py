@@ -15,6 +15,7 @@ from .bench import bench
 from .climb import climb
 from .common import UserError
 from .deal import deal
+from .factory import factory
 from .hunt import hunt
 from .play import play
 from .plot import plot
@@ -37,6 +38,7 @@ cli.add_command(reach)
 cli.add_command(bench)
 search.add_command(climb)
 search.add_command(hunt)
+search.add_command(factory)
 cli.add_command(search)
 cli.add_command(plot)
 for command in (runs, show, export):

@@ -89,7 +89,8 @@ def open_store(path, create: bool = True, writing: bool | None = None):
         raise UserError(str(error)) from None
 
 
-UNITS = {"hunt": "tries", "climb": "games"}  # what a run's ``deals`` counts, by strategy
+# what a run's ``deals`` counts, by strategy
+UNITS = {"hunt": "tries", "climb": "games", "factory": "tries"}
 
 
 def summary_text(summary: dict) -> str:
@@ -98,7 +99,7 @@ def summary_text(summary: dict) -> str:
              f"{UNITS.get(summary['strategy'], 'deals'):10s} {summary['deals']:,}"
              f"   wins by player {summary['wins']}",
              (f"loops      {summary['loops']:,} met, {summary['cycles']} new cycles stored"
-              if summary["strategy"] == "hunt" else
+              if summary["strategy"] in ("hunt", "factory") else
               f"loops      {summary['loops']:,} in {summary['cycles']} distinct cycles"),
              f"caps       {summary['caps']:,}"]
     if summary["longest"]:

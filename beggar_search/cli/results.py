@@ -11,6 +11,7 @@ from contextlib import nullcontext
 import click
 
 from ..driver import summarise
+from ..family import islands
 from ..outfile import atomic_output, check_output
 from .common import RUN_ID, emit, json_option, open_store, print_summary
 from .options import db_option
@@ -72,7 +73,9 @@ EXPORTS = {
                 "preperiod_cards", "period_tricks", "period_cards", "cycle", "number", "seed",
                 "chunk", "position", "found"],
     "cycles": ["cycle", "period_tricks", "period_cards", "deals", "example", "state",
-               "reach_states", "reach_complete", "found"],
+               "reach_states", "reach_complete", "reach_depth", "fair_deals",
+               "fair_deals_swapped", "mirror", "own_mirror", "generation", "parent", "move",
+               "island", "found"],
     "histogram": ["cards", "count"],
 }
 EXPORTS["loops"] = EXPORTS["longest"]
@@ -82,7 +85,9 @@ def export_rows(store, run, what: str):
     if what == "histogram":
         return [{"cards": cards, "count": count} for cards, count in store.histogram(run.id)]
     if what == "cycles":
-        return [{**c, "found": when(c["found"])} for c in store.cycles(run.id)]
+        rows = store.cycles(run.id)
+        island = islands(rows)
+        return [{**c, "island": island[c["cycle"]], "found": when(c["found"])} for c in rows]
     return [{**game, "rank": rank, "seed": run.params.get("seed"), "found": when(game["found"])}
             for rank, game in enumerate(store.games(run.id, what), start=1)]
 

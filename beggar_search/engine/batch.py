@@ -251,6 +251,7 @@ class ChunkSummary:
     loop_deals: np.ndarray
     seconds: float = 0.0
     cycles: list[dict] = field(default_factory=list)  # cycles met without a deal (the hunter)
+    move_stats: list[dict] = field(default_factory=list)  # the factory's tries by move kind
 
     @classmethod
     def from_recorder(cls, recorder, players: int, seconds: float = 0.0,

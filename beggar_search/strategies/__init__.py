@@ -7,8 +7,9 @@ the run's parameters and the chunk number only, never on which worker runs it.
 
 from __future__ import annotations
 
-from .base import ChunkJob, Strategy
+from .base import PENDING, ChunkJob, Strategy
 from .climb import ClimbStrategy
+from .factory import FactoryStrategy
 from .hunt import HuntStrategy
 from .sweep import EnumerateStrategy, RandomStrategy
 
@@ -17,6 +18,7 @@ STRATEGIES: dict[str, type[Strategy]] = {
     EnumerateStrategy.name: EnumerateStrategy,
     ClimbStrategy.name: ClimbStrategy,
     HuntStrategy.name: HuntStrategy,
+    FactoryStrategy.name: FactoryStrategy,
 }
 
 
@@ -34,4 +36,4 @@ def warm_up(name: str, params: dict) -> None:
     strategy_for(name, params).warm_up()
 
 
-__all__ = ["STRATEGIES", "ChunkJob", "Strategy", "execute", "strategy_for", "warm_up"]
+__all__ = ["PENDING", "STRATEGIES", "ChunkJob", "Strategy", "execute", "strategy_for", "warm_up"]

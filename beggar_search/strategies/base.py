@@ -12,6 +12,8 @@ from ..engine.batch import ChunkSummary, Recorder, new_recorder
 from ..engine.kernels import RANDOM, Engine, choose, random_kernel
 from ..records import ChunkRecord
 
+PENDING = "pending"  # what ``plan`` yields while its next chunks wait on chunks in flight
+
 
 @dataclass(frozen=True)
 class ChunkJob:
@@ -61,13 +63,20 @@ class Strategy:
         self.max_tricks = int(params.get("max_tricks") or 0)
         self.engine = Engine(self.deck, self.players, self.max_tricks, random_kernel(params))
 
+    def attach(self, store, run) -> None:
+        """Let ``plan`` read what the run has stored (a strategy whose plan grows on it)."""
+
     @property
     def total(self) -> int | None:
         """Deals the whole run plays; None when it runs until stopped."""
         return self.params.get("deals")
 
     def plan(self, done: set[int]) -> Iterator[ChunkJob]:
-        """Chunks still to play, in order."""
+        """Chunks still to play, in order.
+
+        A strategy whose later chunks depend on earlier ones yields ``PENDING`` until
+        those are stored; the driver then asks again once a chunk in flight is stored.
+        """
         total = self.total
         chunks = count() if total is None else range(-(-total // self.chunk_size))
         for chunk in chunks:

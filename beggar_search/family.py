@@ -1,0 +1,33 @@
+"""A factory run's cycles as a family: who was found from whom, and the islands.
+
+An island is a set of cycles joined by moves: the parent-child links of the
+catalogue, and each cycle's link to its mirror, taken both ways.
+"""
+
+from __future__ import annotations
+
+
+def islands(rows: list[dict]) -> dict[str, int]:
+    """Island number (from 1, in the order of ``rows``) of every cycle in ``rows``."""
+    parent: dict[str, str] = {}
+
+    def find(cycle: str) -> str:
+        parent.setdefault(cycle, cycle)
+        while parent[cycle] != cycle:
+            parent[cycle] = parent[parent[cycle]]
+            cycle = parent[cycle]
+        return cycle
+
+    names = {row["cycle"] for row in rows}
+    for row in rows:
+        find(row["cycle"])
+        for other in (row.get("parent"), row.get("mirror")):
+            if other in names:
+                parent[find(other)] = find(row["cycle"])
+    numbers: dict[str, int] = {}
+    result = {}
+    for row in rows:
+        root = find(row["cycle"])
+        numbers.setdefault(root, len(numbers) + 1)
+        result[row["cycle"]] = numbers[root]
+    return result

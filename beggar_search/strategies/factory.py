@@ -1,0 +1,375 @@
+"""The loop factory: a breadth-first closure over cycles, by small moves of their states.
+
+Loops are found near loops.  Every trick-boundary state of a known cycle is changed
+by every move of ``engine.moves`` (swap two cards, move a card, move a block of cards
+within a hand or to another, change the leader, move the split), each distinct
+result is played, and every cycle met that the run did not know joins the next
+generation.  Generation 0 is the run's starting cycles; the run ends when a
+generation brings nothing new.  Each cycle is catalogued with its in-tree (``reach``:
+every state whose play enters it, its depth, its fair deals for either leader) and
+how it was found (parent cycle and move).  Players renamed (for two players: the
+mirror image, hands swapped) a cycle is the same up to names: it is catalogued, its
+fair deals stored, but its states are not expanded a second time.
+
+Chunks.  A run may begin with ``seed_chunks`` chunks of random states (seeding, for a
+deck where nothing is known); their cycles join generation 0.  Then each generation
+is a list of whole states (cycles by id, each cycle's states in notation order)
+packed into chunks of about ``chunk_size`` move numbers, numbered on from the last
+chunk of the generation before.  The chunks of a generation are planned only when
+every chunk before them is stored, and the generation's cycles are read back from
+the results file, where each cycle keeps the place (chunk, position) it was met at
+first: so a chunk is a pure function of the run's parameters and what the earlier
+generations stored, whatever the workers, the order chunks finish in, or a resume.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..deck import Deal, Deck, DeckError
+from ..engine import batch, moves
+from ..engine.batch import ChunkSummary
+from ..engine.game import cycle_key, play_state, state_cycle, state_text
+from ..engine.random import chunk_stream
+from .base import PENDING, ChunkJob, Strategy
+from .hunt import _record_loop, hunt_chunk, parse_state, rotations
+
+SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
+SEED_FOUND = 64  # cycles a seeding chunk keeps
+
+
+class StartError(ValueError):
+    """A starting point that is not a looping state or deal of the run's deck."""
+
+
+@dataclass(frozen=True)
+class CycleNode:
+    """A cycle as the factory handles it: its id, canonical state and renamed copies."""
+
+    cycle: str
+    state: str  # the least state text on the cycle
+    states: tuple[str, ...]  # every state on it, sorted
+    period_tricks: int
+    period_cards: int
+    renamed: tuple[str, ...]  # ids of the cycle with the players renamed (itself included)
+
+
+def _hands(text: str, deck: Deck):
+    """(hands, leader) of a state text ('leader:hands') or a deal (player 1 leads)."""
+    if ":" in text:
+        hands, leader = parse_state(text)
+    else:
+        hands, leader = [list(h) for h in Deal.parse(text, deck).hands], 0
+    return hands, leader
+
+
+def cycle_node(hands, leader: int) -> CycleNode | None:
+    """The cycle a state plays into, or None when its game ends."""
+    states = state_cycle(hands, leader)
+    if not states:
+        return None
+    result = play_state(hands, leader)
+    texts = tuple(sorted(state_text(h, lead) for h, lead in states))
+    first_hands, first_leader = parse_state(texts[0])
+    renamed = tuple(sorted({play_state(h, lead).cycle
+                            for h, lead in rotations(first_hands, first_leader)}))
+    return CycleNode(result.cycle, texts[0], texts, result.period_tricks, result.period_cards,
+                     renamed)
+
+
+def start_node(text: str, deck: Deck, players: int) -> CycleNode:
+    """The cycle of a starting point; ``StartError`` when it does not loop or fit."""
+    try:
+        hands, leader = _hands(text, deck)
+    except (DeckError, ValueError) as error:
+        raise StartError(f"{text}: {error}") from None
+    cards = sorted(c for hand in hands for c in hand)
+    if cards != sorted(deck.sorted_cards().tolist()):
+        raise StartError(f"{text}: its cards are not those of deck {deck.spec}")
+    if len(hands) != players or not 0 <= leader < players or not hands[leader]:
+        raise StartError(f"{text}: not a state of {players} players")
+    node = cycle_node(hands, leader)
+    if node is None:
+        result = play_state(hands, leader)
+        raise StartError(f"{text}: does not loop (the game ends after {result.tricks} tricks)")
+    return node
+
+
+def mirror_state(text: str) -> str:
+    """A state with the players renamed one step (two players: hands swapped)."""
+    hands, leader = parse_state(text)
+    rotated, rotated_leader = next(r for k, r in enumerate(rotations(hands, leader)) if k == 1)
+    return state_text(rotated, rotated_leader)
+
+
+class FactoryStrategy(Strategy):
+    """Breadth-first closure over cycles; a chunk is whole states and all their moves.
+
+    The run's ``deals`` counts the distinct states tried.
+    """
+
+    name = "factory"
+    default_chunk = 1 << 19  # move numbers per chunk (whole states)
+
+    @classmethod
+    def prepare(cls, params: dict) -> dict:
+        params = super().prepare(params)
+        params.setdefault("moves", list(moves.DEFAULT_MOVES))
+        params.setdefault("blocks", list(moves.DEFAULT_BLOCKS))
+        params.setdefault("seed_chunks", 0)
+        params.setdefault("reach_states", 5_000_000)
+        return params
+
+    def __init__(self, params: dict):
+        super().__init__(params)
+        self.config = moves.move_config(params.get("moves", moves.DEFAULT_MOVES),
+                                        params.get("blocks", moves.DEFAULT_BLOCKS))
+        self.store = None
+        self.run_id = None
+
+    @property
+    def total(self) -> int | None:
+        return None  # the run ends when a generation finds nothing new
+
+    def attach(self, store, run) -> None:
+        self.store, self.run_id = store, run.id
+
+    # planning (in the parent) ---------------------------------------------
+
+    def _stored(self, chunks: range) -> bool:
+        return set(chunks) <= self.store.done_chunks(self.run_id)
+
+    def _job(self, chunk: int, deals: int, work: dict) -> ChunkJob:
+        return ChunkJob(self.name, chunk, deals, {**self.params, "job": work})
+
+    def plan(self, done: set[int]):
+        """Seeding chunks, then generation after generation until one finds nothing."""
+        seeding = range(int(self.params.get("seed_chunks") or 0))
+        starts = [start_node(text, self.deck, self.players) for text in self.params["starts"]]
+        known: set[str] = set()
+        frontier = _representatives(starts, known)
+        for chunk in seeding:
+            if chunk not in done:
+                yield self._job(chunk, SEED_CHUNK_TRIES,
+                                {"phase": "seed", "known": sorted(known)})
+        while not self._stored(seeding):
+            yield PENDING
+        base, generation = len(seeding), 0
+        frontier += _representatives(self._generation_nodes(0), known)
+        while frontier:
+            frontier.sort(key=lambda node: node.cycle)
+            chunks = self._pack(frontier)
+            known_list = sorted(known)
+            for offset, items in enumerate(chunks):
+                if base + offset not in done:
+                    yield self._job(base + offset, sum(i["moves"] for i in items),
+                                    {"phase": "walk", "generation": generation,
+                                     "items": items, "known": known_list})
+            while not self._stored(range(base, base + len(chunks))):
+                yield PENDING
+            base += len(chunks)
+            generation += 1
+            frontier = _representatives(self._generation_nodes(generation), known)
+
+    def _generation_nodes(self, generation: int) -> list[CycleNode]:
+        nodes = []
+        for row in self.store.family(self.run_id, generation):
+            hands, leader = parse_state(row["state"])
+            nodes.append(cycle_node(hands, leader))
+        return nodes
+
+    def _pack(self, frontier: list[CycleNode]) -> list[list[dict]]:
+        """The generation's states, in order, packed into chunks of about chunk_size moves."""
+        per_state = int(moves.move_count(self.deck.size, self.players, self.config))
+        chunks, current, size = [], [], 0
+        for node in frontier:
+            for index, text in enumerate(node.states):
+                current.append({"cycle": node.cycle, "state": text, "owner": index == 0,
+                                "moves": per_state})
+                size += per_state
+                if size >= self.chunk_size:
+                    chunks.append(current)
+                    current, size = [], 0
+        if current:
+            chunks.append(current)
+        return chunks
+
+    # a chunk (in a worker) -------------------------------------------------
+
+    def warm_up(self) -> None:
+        """Compile the move, seeding and backward-search kernels on a tiny deck."""
+        from ..reach import reach_state
+
+        tiny = "2:-J/-Q"
+        hands, leader = parse_state(tiny)
+        node = cycle_node(hands, leader)
+        work = {"phase": "walk", "generation": 0, "known": [],
+                "items": [{"cycle": node.cycle if node else "", "state": tiny, "owner": False,
+                           "moves": 0}]}
+        tiny_params = {**self.params, "deck": "plain=2,J=1,Q=1", "job": work}
+        FactoryStrategy(tiny_params).run_chunk(ChunkJob(self.name, 0, 1, tiny_params))
+        seed_params = {**tiny_params, "job": {"phase": "seed", "known": []}}
+        FactoryStrategy(seed_params)._seed_chunk(0, 16)
+        casella = Deal.parse("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA")
+        reach_state([list(h) for h in casella.hands], 0, max_states=3000)
+        _record_loop(batch.new_recorder(0, casella.deck.size), 0, casella)
+
+    def run_chunk(self, job: ChunkJob) -> ChunkSummary:
+        work = job.params["job"]
+        if work["phase"] == "seed":
+            return self._seed_chunk(job.chunk, job.deals)
+        return self._walk_chunk(job.chunk, work)
+
+    def _known(self, work) -> np.ndarray:
+        return np.array(sorted(cycle_key(name) for name in work["known"]), dtype=np.int64)
+
+    def _seed_chunk(self, chunk: int, tries: int) -> ChunkSummary:
+        """Random states (shuffled cards, random split and leader); their new cycles."""
+        clock = time.perf_counter()
+        n, players = self.deck.size, self.players
+        keys = np.zeros(SEED_FOUND, dtype=np.int64)
+        sequences = np.zeros((SEED_FOUND, n), dtype=np.uint8)
+        sizes = np.zeros((SEED_FOUND, players), dtype=np.int64)
+        leaders = np.zeros(SEED_FOUND, dtype=np.int64)
+        positions = np.zeros(SEED_FOUND, dtype=np.int64)
+        counts = np.zeros(3, dtype=np.int64)
+        no_seeds = np.zeros((0, n), dtype=np.uint8)
+        kept = hunt_chunk(chunk_stream(self.params["seed"], chunk), self.deck.sorted_cards(),
+                          no_seeds, np.zeros((0, players), dtype=np.int64),
+                          np.zeros(0, dtype=np.int64), self._known(self.params["job"]), tries,
+                          keys, sequences, sizes, leaders, positions, counts)
+        found = []
+        for f in range(kept):
+            node = cycle_node(_split(sequences[f], sizes[f]), int(leaders[f]))
+            found.append(_found_entry(node, int(positions[f]), 0, None, "random state"))
+        summary = ChunkSummary.from_recorder(batch.new_recorder(0, n), players,
+                                             time.perf_counter() - clock)
+        summary.deals, summary.loops = int(counts[0]), int(counts[1])
+        summary.cycles = found
+        return summary
+
+    def _walk_chunk(self, chunk: int, work: dict) -> ChunkSummary:
+        """Every move of the chunk's states; catalogue the cycles whose first state it holds."""
+        from ..reach import reach_state
+
+        clock = time.perf_counter()
+        n, players = self.deck.size, self.players
+        items = work["items"]
+        states = [parse_state(item["state"]) for item in items]
+        sequences = np.array([[c for hand in h for c in hand] for h, _ in states],
+                             dtype=np.uint8).reshape(len(items), n)
+        sizes = np.array([[len(hand) for hand in h] for h, _ in states],
+                         dtype=np.int64).reshape(len(items), players)
+        leaders = np.array([lead for _, lead in states], dtype=np.int64)
+        per_state = int(moves.move_count(n, players, self.config))
+        capacity = per_state + 64
+        found = _FoundArrays(capacity, n, players)
+        stats = np.zeros((moves.N_KINDS, 3), dtype=np.int64)
+        table, rows = moves.seen_scratch(n, players, self.config)
+        known = self._known(work)
+        item, kept = 0, 0
+        while item < len(items):
+            item, kept = moves.expand(sequences, sizes, leaders, self.config, known, item, kept,
+                                      *found.arrays(), stats, table, rows)
+            if item < len(items):
+                found.grow()
+        generation = int(work["generation"])
+        entries = []
+        for f in range(kept):
+            node = cycle_node(_split(found.sequences[f], found.sizes[f]),
+                              int(found.leaders[f]))
+            where = int(found.items[f])
+            entries.append(_found_entry(
+                node, where * per_state + int(found.moves[f]), generation + 1,
+                items[where]["cycle"],
+                moves.describe_move(n, players, int(found.moves[f]), self.config)))
+        recorder = batch.new_recorder(0, n)
+        for where, item_work in enumerate(items):
+            if not item_work["owner"]:
+                continue
+            hands, leader = states[where]
+            node = cycle_node(hands, leader)
+            reached = reach_state(hands, leader, self.deck,
+                                  max_states=self.params["reach_states"])
+            swapped = reached.fair_deals_swapped if players == 2 else []
+            for text in reached.fair_deals + swapped:
+                recorder = _record_loop(recorder, where * per_state, Deal.parse(text, self.deck))
+            entries += _catalogue_entries(node, reached, generation, players)
+        summary = ChunkSummary.from_recorder(recorder, players, time.perf_counter() - clock)
+        summary.deals = int(stats[:, moves.ST_TRIES].sum())
+        summary.loops = int(stats[:, moves.ST_LOOPS].sum())
+        summary.cycles = entries
+        summary.move_stats = [
+            {"move": name, "tries": int(stats[k, 0]), "loops": int(stats[k, 1]),
+             "cycles": int(stats[k, 2])} for k, name in enumerate(moves.MOVE_NAMES)]
+        return summary
+
+
+class _FoundArrays:
+    """The arrays ``moves.expand`` keeps new cycles in, grown when they may fill up."""
+
+    def __init__(self, capacity: int, n: int, players: int):
+        self.keys = np.zeros(capacity, dtype=np.int64)
+        self.sequences = np.zeros((capacity, n), dtype=np.uint8)
+        self.sizes = np.zeros((capacity, players), dtype=np.int64)
+        self.leaders = np.zeros(capacity, dtype=np.int64)
+        self.items = np.zeros(capacity, dtype=np.int64)
+        self.moves = np.zeros(capacity, dtype=np.int64)
+
+    def arrays(self):
+        return self.keys, self.sequences, self.sizes, self.leaders, self.items, self.moves
+
+    def grow(self) -> None:
+        for name in ("keys", "sequences", "sizes", "leaders", "items", "moves"):
+            array = getattr(self, name)
+            bigger = np.zeros((2 * array.shape[0],) + array.shape[1:], dtype=array.dtype)
+            bigger[: array.shape[0]] = array
+            setattr(self, name, bigger)
+
+
+def _split(sequence, sizes) -> list[list[int]]:
+    return [list(map(int, hand)) for hand in np.split(sequence, np.cumsum(sizes)[:-1])]
+
+
+def _representatives(nodes, known: set[str]) -> list[CycleNode]:
+    """Nodes whose cycle (under any renaming) is not in ``known``, one per renaming class.
+
+    ``nodes`` come in order of precedence; ``known`` receives every id they cover.
+    """
+    chosen = []
+    for node in nodes:
+        if node is None or node.cycle in known:
+            continue
+        chosen.append(node)
+        known.update(node.renamed)
+        known.add(node.cycle)
+    return chosen
+
+
+def _found_entry(node: CycleNode, position: int, generation: int, parent: str | None,
+                 move: str) -> dict:
+    return {"kind": "found", "cycle": node.cycle, "period_tricks": node.period_tricks,
+            "period_cards": node.period_cards, "state": node.state, "position": position,
+            "generation": generation, "parent": parent, "move": move}
+
+
+def _catalogue_entries(node: CycleNode, reached, generation: int, players: int) -> list[dict]:
+    """The catalogue rows of an expanded cycle and of its renamed copies."""
+    others = [c for c in node.renamed if c != node.cycle]
+    mirror = others[0] if others else node.cycle
+    common = {"kind": "node", "period_tricks": node.period_tricks,
+              "period_cards": node.period_cards, "reach_states": reached.states,
+              "reach_complete": reached.complete, "reach_depth": reached.depth,
+              "start_generation": generation}
+    entries = [{**common, "cycle": node.cycle, "state": node.state, "mirror": mirror,
+                "own_mirror": mirror == node.cycle, "fair_deals": len(reached.fair_deals),
+                "fair_deals_swapped": len(reached.fair_deals_swapped), "parent": None}]
+    if players == 2 and mirror != node.cycle:
+        entries.append({**common, "cycle": mirror, "state": mirror_state(node.state),
+                        "mirror": node.cycle, "own_mirror": False,
+                        "fair_deals": len(reached.fair_deals_swapped),
+                        "fair_deals_swapped": len(reached.fair_deals), "parent": node.cycle})
+    return entries
