@@ -37,6 +37,7 @@ CFG_LEN = 3
 
 # stats layout: per kind, moves tried / loops met / new cycles met
 ST_TRIES, ST_LOOPS, ST_NEW = range(3)
+MEMO_TRICKS = 2  # tricks a game is followed looking for a state tried already
 
 
 def move_config(kinds=DEFAULT_MOVES, blocks=DEFAULT_BLOCKS) -> np.ndarray:
@@ -247,9 +248,18 @@ def _row_hash(row):
     return h
 
 
+def seen_scratch(n: int, players: int, config: np.ndarray, states: int):
+    """Scratch for ``expand`` over ``states`` states: the table and rows of states tried,
+    and each one's outcome."""
+    moves = int(move_count(n, players, config)) * max(1, states)
+    table = np.full(1 << max(4, (2 * moves).bit_length()), -1, dtype=np.int64)
+    return (table, np.zeros((moves, n + players + 1), dtype=np.uint8),
+            np.zeros(moves, dtype=np.int64), np.zeros(moves, dtype=np.uint8))
+
+
 @kernel
-def _first_time(row, table, rows, used):
-    """True (and ``row`` added) if ``row`` is not in the set ``table``/``rows`` yet."""
+def _find(row, table, rows):
+    """(slot, index) of ``row`` in the set, index -1 (and its free slot) when absent."""
     mask = table.shape[0] - 1
     slot = _row_hash(row) & mask
     width = row.shape[0]
@@ -261,33 +271,68 @@ def _first_time(row, table, rows, used):
                 same = False
                 break
         if same:
-            return False
+            return slot, index
         slot = (slot + 1) & mask
-    table[slot] = used
-    rows[used, :] = row
-    return True
+    return slot, np.int64(-1)
 
 
-def seen_scratch(n: int, players: int, config: np.ndarray):
-    """Scratch arrays for ``expand``: the set of states one state's moves gave."""
-    moves = int(move_count(n, players, config))
-    table = np.full(1 << max(4, (2 * moves).bit_length()), -1, dtype=np.int64)
-    return table, np.zeros((moves, n + players + 1), dtype=np.uint8)
+@kernel
+def _state_row(hands, head, size, info, n, row):
+    """A kernel state (ring buffers) as a row: cards, hand sizes, leader."""
+    players = size.shape[0]
+    w = 0
+    for p in range(players):
+        for i in range(size[p]):
+            row[w] = hands[p, (head[p] + i) & rules.RING]
+            w += 1
+    for p in range(players):
+        row[n + p] = size[p]
+    row[n + players] = info[rules.I_LEADER]
+
+
+@kernel
+def _outcome(flat, sizes, leader, n, state, pile, trick_row, table, rows, keys, loops, own,
+             result):
+    """Whether a state's game loops, and into which cycle (0 when it ends).
+
+    Its first ``MEMO_TRICKS`` tricks are played looking for a state tried already
+    (``rows`` other than ``own``): the outcome is then that state's.
+    """
+    hands, head, size, hashes, out, info = state
+    rules.load_state(flat, sizes, leader, hands, head, size, hashes, out, info)
+    for _ in range(MEMO_TRICKS):
+        if info[rules.I_IN] <= 1:
+            break
+        rules.play_trick(hands, head, size, hashes, out, info, pile)
+        if info[rules.I_IN] <= 1:
+            break
+        _state_row(hands, head, size, info, n, trick_row)
+        index = _find(trick_row, table, rows)[1]
+        if index >= 0 and index != own:
+            return loops[index] == 1, keys[index]
+    rules.play_game(flat, sizes, leader, 0, result)
+    if result[R_OUTCOME] == LOOP:
+        return True, result[R_CYCLE]
+    return False, np.int64(0)
 
 
 @kernel
 def expand(sequences, sizes, leaders, config, known, item, kept, found_keys, found_sequences,
-           found_sizes, found_leaders, found_items, found_moves, stats, seen_table, seen_rows):
+           found_sizes, found_leaders, found_items, found_moves, stats, seen_table, seen_rows,
+           seen_keys, seen_loops, used):
     """Play every move of every state ``s``, from state ``item`` on.
 
     State ``s`` is ``sequences[s]`` dealt as ``sizes[s]`` with ``leaders[s]`` to lead.
-    A state's moves that give the same state are played once (``seen_*``: scratch
-    from ``seen_scratch``).  Each loop into a cycle whose key is neither in ``known``
-    (sorted) nor kept already is kept (``kept`` so far): its key, the state played,
-    the item and the move number.  ``stats`` (int64[N_KINDS, 3]) counts the distinct
-    states tried, loops and new cycles by kind.  Returns ``(item, kept)``: the first
-    state not expanded, when the found arrays could fill up before its end (call
-    again with them grown), or ``len(sequences)`` when done.
+    A state that moves give more than once is played once (``seen_*``: scratch from
+    ``seen_scratch``, ``used`` rows of it filled), and a game that reaches a state
+    played already within ``MEMO_TRICKS`` tricks takes its outcome: list a cycle's
+    states backwards in play order and most moves of a state are moves of the one
+    after it, one trick later.  Each loop into a cycle whose key is neither in
+    ``known`` (sorted) nor kept already is kept (``kept`` so far): its key, the state
+    played, the item and the move number.  ``stats`` (int64[N_KINDS, 3]) counts the
+    distinct states tried, loops and new cycles by kind.  Returns ``(item, kept,
+    used)``: the first state not expanded when the found arrays could fill up before
+    its end (call again with them grown), or ``len(sequences)`` when done.
     """
     players = sizes.shape[1]
     n = sequences.shape[1]
@@ -295,34 +340,40 @@ def expand(sequences, sizes, leaders, config, known, item, kept, found_keys, fou
     out_sizes = np.zeros(players, dtype=np.int64)
     params = np.zeros(4, dtype=np.int64)
     flat = np.zeros((players, CAPACITY), dtype=np.uint8)
-    row = np.zeros(RESULT_LEN, dtype=np.int64)
-    seen = np.zeros(n + players + 1, dtype=np.uint8)
+    result = np.zeros(RESULT_LEN, dtype=np.int64)
+    start_row = np.zeros(n + players + 1, dtype=np.uint8)
+    trick_row = np.zeros(n + players + 1, dtype=np.uint8)
+    state = rules._new_state(players)
+    pile = rules.new_pile()
     total = move_count(n, players, config)
     while item < sequences.shape[0]:
         if kept + total > found_keys.shape[0]:
-            return item, kept
-        seen_table[:] = -1
-        used = 0
+            return item, kept, used
         for move in range(total):
             new_leader = apply_move(sequences[item], sizes[item], leaders[item], move, config,
                                     out, out_sizes, params)
             if new_leader < 0:
                 continue
-            seen[:n] = out
+            start_row[:n] = out
             for p in range(players):
-                seen[n + p] = out_sizes[p]
-            seen[n + players] = new_leader
-            if not _first_time(seen, seen_table, seen_rows, used):
+                start_row[n + p] = out_sizes[p]
+            start_row[n + players] = new_leader
+            slot, index = _find(start_row, seen_table, seen_rows)
+            if index >= 0:
                 continue
-            used += 1
+            seen_table[slot] = used
+            seen_rows[used, :] = start_row
             kind = params[3]
             stats[kind, ST_TRIES] += 1
             rules.deal_out(out, out_sizes, flat)
-            rules.play_game(flat, out_sizes, new_leader, 0, row)
-            if row[R_OUTCOME] != LOOP:
+            loop, key = _outcome(flat, out_sizes, new_leader, n, state, pile, trick_row,
+                                 seen_table, seen_rows, seen_keys, seen_loops, used, result)
+            seen_keys[used] = key
+            seen_loops[used] = 1 if loop else 0
+            used += 1
+            if not loop:
                 continue
             stats[kind, ST_LOOPS] += 1
-            key = row[R_CYCLE]
             if _known(known, key):
                 continue
             fresh = True
@@ -340,7 +391,7 @@ def expand(sequences, sizes, leaders, config, known, item, kept, found_keys, fou
                 found_moves[kept] = move
                 kept += 1
         item += 1
-    return item, kept
+    return item, kept, used
 
 
 def describe_move(n: int, players: int, index: int, config: np.ndarray) -> str:

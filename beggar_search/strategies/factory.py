@@ -51,7 +51,7 @@ class CycleNode:
 
     cycle: str
     state: str  # the least state text on the cycle
-    states: tuple[str, ...]  # every state on it, sorted
+    states: tuple[str, ...]  # every state on it, in play order from ``state``
     period_tricks: int
     period_cards: int
     renamed: tuple[str, ...]  # ids of the cycle with the players renamed (itself included)
@@ -72,7 +72,9 @@ def cycle_node(hands, leader: int) -> CycleNode | None:
     if not states:
         return None
     result = play_state(hands, leader)
-    texts = tuple(sorted(state_text(h, lead) for h, lead in states))
+    texts = [state_text(h, lead) for h, lead in states]
+    first = texts.index(min(texts))
+    texts = tuple(texts[first:] + texts[:first])  # play order from the least state
     first_hands, first_leader = parse_state(texts[0])
     renamed = tuple(sorted({play_state(h, lead).cycle
                             for h, lead in rotations(first_hands, first_leader)}))
@@ -186,8 +188,8 @@ class FactoryStrategy(Strategy):
         per_state = int(moves.move_count(self.deck.size, self.players, self.config))
         chunks, current, size = [], [], 0
         for node in frontier:
-            for index, text in enumerate(node.states):
-                current.append({"cycle": node.cycle, "state": text, "owner": index == 0,
+            for text in reversed(node.states):  # backwards: see moves.expand
+                current.append({"cycle": node.cycle, "state": text, "owner": text == node.state,
                                 "moves": per_state})
                 size += per_state
                 if size >= self.chunk_size:
@@ -268,12 +270,12 @@ class FactoryStrategy(Strategy):
         capacity = per_state + 64
         found = _FoundArrays(capacity, n, players)
         stats = np.zeros((moves.N_KINDS, 3), dtype=np.int64)
-        table, rows = moves.seen_scratch(n, players, self.config)
+        seen = moves.seen_scratch(n, players, self.config, len(items))
         known = self._known(work)
-        item, kept = 0, 0
+        item, kept, used = 0, 0, 0
         while item < len(items):
-            item, kept = moves.expand(sequences, sizes, leaders, self.config, known, item, kept,
-                                      *found.arrays(), stats, table, rows)
+            item, kept, used = moves.expand(sequences, sizes, leaders, self.config, known, item,
+                                            kept, *found.arrays(), stats, *seen, used)
             if item < len(items):
                 found.grow()
         generation = int(work["generation"])
@@ -294,10 +296,18 @@ class FactoryStrategy(Strategy):
             node = cycle_node(hands, leader)
             reached = reach_state(hands, leader, self.deck,
                                   max_states=self.params["reach_states"])
-            swapped = reached.fair_deals_swapped if players == 2 else []
-            for text in reached.fair_deals + swapped:
+            deals = list(reached.fair_deals)
+            mirrored = None
+            if self.deck.size % players == 0:  # player 2 leading, hands swapped: the mirror's
+                deals += reached.fair_deals_swapped
+            elif len(node.renamed) > 1:  # an odd deck: the mirror's deals need its own search
+                mirror_hands, mirror_leader = parse_state(mirror_state(node.state))
+                mirrored = reach_state(mirror_hands, mirror_leader, self.deck,
+                                       max_states=self.params["reach_states"])
+                deals += mirrored.fair_deals
+            for text in deals:
                 recorder = _record_loop(recorder, where * per_state, Deal.parse(text, self.deck))
-            entries += _catalogue_entries(node, reached, generation, players)
+            entries += _catalogue_entries(node, reached, mirrored, generation, players)
         summary = ChunkSummary.from_recorder(recorder, players, time.perf_counter() - clock)
         summary.deals = int(stats[:, moves.ST_TRIES].sum())
         summary.loops = int(stats[:, moves.ST_LOOPS].sum())
@@ -356,8 +366,11 @@ def _found_entry(node: CycleNode, position: int, generation: int, parent: str | 
             "generation": generation, "parent": parent, "move": move}
 
 
-def _catalogue_entries(node: CycleNode, reached, generation: int, players: int) -> list[dict]:
-    """The catalogue rows of an expanded cycle and of its renamed copies."""
+def _catalogue_entries(node: CycleNode, reached, mirrored, generation: int,
+                       players: int) -> list[dict]:
+    """The catalogue rows of an expanded cycle and of its mirror (``mirrored``: its own
+    backward search, for a deck that does not split evenly; else ``reached`` serves both).
+    """
     others = [c for c in node.renamed if c != node.cycle]
     mirror = others[0] if others else node.cycle
     common = {"kind": "node", "period_tricks": node.period_tricks,
@@ -368,8 +381,12 @@ def _catalogue_entries(node: CycleNode, reached, generation: int, players: int) 
                 "own_mirror": mirror == node.cycle, "fair_deals": len(reached.fair_deals),
                 "fair_deals_swapped": len(reached.fair_deals_swapped), "parent": None}]
     if players == 2 and mirror != node.cycle:
+        fair = (len(reached.fair_deals_swapped), len(reached.fair_deals))
+        if mirrored is not None:
+            fair = (len(mirrored.fair_deals), len(mirrored.fair_deals_swapped))
+            common = {**common, "reach_states": mirrored.states,
+                      "reach_complete": mirrored.complete, "reach_depth": mirrored.depth}
         entries.append({**common, "cycle": mirror, "state": mirror_state(node.state),
-                        "mirror": node.cycle, "own_mirror": False,
-                        "fair_deals": len(reached.fair_deals_swapped),
-                        "fair_deals_swapped": len(reached.fair_deals), "parent": node.cycle})
+                        "mirror": node.cycle, "own_mirror": False, "fair_deals": fair[0],
+                        "fair_deals_swapped": fair[1], "parent": node.cycle})
     return entries

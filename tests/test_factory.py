@@ -1,0 +1,143 @@
+"""The loop factory: a closure over cycles, its catalogue, determinism, resume, bad input."""
+
+import itertools
+import sqlite3
+
+from click.testing import CliRunner
+
+from beggar_search import Deal, Deck, driver, play
+from beggar_search.cli import cli, main
+from beggar_search.store import Store
+from beggar_search.strategies import PENDING, FactoryStrategy
+from beggar_search.strategies.factory import start_node
+
+TINY = "plain=5,J=2,Q=1,K=1"
+EIGHT = "plain=8,J=2,Q=2,K=2,A=2"
+EIGHT_LOOP = "---A-J--/JQ-K-KQA"  # a looping deal of EIGHT (from its census)
+
+
+def factory_params(deck, starts=(), seed_chunks=0, chunk=3000):
+    return FactoryStrategy.prepare({
+        "deck": deck, "players": 2, "seed": 7, "top_k": 0, "max_tricks": None,
+        "chunk_size": chunk, "hours": None, "starts": list(starts), "seed_chunks": seed_chunks})
+
+
+def brute_force(spec):
+    """Every fair looping deal of a deck, by cycle."""
+    deck = Deck.parse(spec)
+    reaching = {}
+    for sequence in set(itertools.permutations(deck.sorted_cards().tolist())):
+        deal = Deal.from_sequence(sequence, 2, deck)
+        result = play(deal)
+        if result.outcome == "loop":
+            reaching.setdefault(result.cycle, set()).add(str(deal))
+    return reaching
+
+
+def catalogue(store, run_id):
+    fields = ("cycle", "state", "generation", "parent", "move", "mirror", "fair_deals",
+              "fair_deals_swapped", "reach_states", "reach_depth", "deals")
+    return sorted(tuple(c[f] for f in fields) for c in store.cycles(run_id))
+
+
+def test_from_nothing_every_fair_cycle_with_all_its_deals(tmp_path):
+    truth = brute_force(TINY)
+    with Store(tmp_path / "f.sqlite") as store:
+        summary = driver.start(store, "factory", factory_params(TINY, seed_chunks=1), 1,
+                               quiet=True)
+        rows = {c["cycle"]: c for c in store.cycles(summary["run"])}
+        loops = store.games(summary["run"], "loops")
+        assert store.run(summary["run"]).status == "done"
+    stored = {}
+    for game in loops:
+        stored.setdefault(game["cycle"], set()).add(game["deal"])
+    assert stored == truth
+    for cycle, row in rows.items():  # the catalogue is complete and consistent
+        assert row["reach_complete"] == 1 and row["deals"] == row["fair_deals"]
+        assert row["fair_deals"] == len(truth.get(cycle, ()))
+        assert rows[row["mirror"]]["mirror"] == cycle
+        if Deck.parse(TINY).size % 2 == 0:
+            assert rows[row["mirror"]]["fair_deals_swapped"] == row["fair_deals"]
+        if row["generation"]:
+            assert rows[row["parent"]]["generation"] == row["generation"] - 1
+
+
+def test_walk_from_a_deal_is_deterministic_resumable_and_worker_independent(tmp_path):
+    params = factory_params(EIGHT, starts=[EIGHT_LOOP], chunk=20000)
+    with Store(tmp_path / "a.sqlite") as store:
+        one = driver.start(store, "factory", params, 1, quiet=True)
+        whole = catalogue(store, one["run"])
+        moves = store.move_stats(one["run"])
+    assert one["cycles"] > 2 and any(row[2] == 2 for row in whole)  # two generations at least
+    assert sum(m["tries"] for m in moves) == one["deals"]
+    with Store(tmp_path / "b.sqlite") as store:
+        two = driver.start(store, "factory", params, 2, quiet=True)
+        assert catalogue(store, two["run"]) == whole
+    with Store(tmp_path / "c.sqlite") as store:  # stopped after a few chunks, then resumed
+        run = store.create_run("factory", params, "test")
+        strategy = driver.strategy_for("factory", params)
+        strategy.attach(store, run)
+        plan = strategy.plan(set())
+        for _ in range(3):
+            job = next(plan)
+            while job is PENDING:
+                job = next(plan)
+            store.add_chunk(run, job.chunk, driver.execute(job), lambda p: p, 0, 1.0)
+        resumed = driver.resume(store, run.id, 1, quiet=True)
+        assert catalogue(store, run.id) == whole
+    assert resumed["deals"] == one["deals"] and resumed["loops"] == one["loops"]
+
+
+def test_start_node_of_a_state_and_of_a_deal():
+    deck = Deck.parse("standard")
+    casella = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+    node = start_node(casella, deck, 2)
+    assert node.cycle == play(casella).cycle and len(node.states) == 62
+    assert start_node(node.states[5], deck, 2) == node
+    assert len(node.renamed) == 2 and node.cycle in node.renamed
+
+
+def test_bad_from_is_one_line_and_exit_2(tmp_path, capsys):
+    db = str(tmp_path / "x.sqlite")
+    for bad in ("-J--/Q---", "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
+                "3:--J/Q--", "nonsense"):
+        code = None
+        try:
+            main(["search", "factory", "--deck", "plain=5,J=1,Q=1", "--from", bad, "--db", db,
+                  "--quiet"] if bad.startswith("-J") else
+                 ["search", "factory", "--from", bad, "--db", db, "--quiet"])
+        except SystemExit as exit_:
+            code = exit_.code
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and "--from" in err, (bad, err)
+
+
+def test_factory_command_and_export(tmp_path):
+    db = str(tmp_path / "c.sqlite")
+    result = CliRunner().invoke(cli, ["search", "factory", "--deck", TINY, "--db", db,
+                                      "--workers", "1", "--quiet", "--json",
+                                      "--seed-tries", "5000", "--blocks", "2-3"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(cli, ["export", "--what", "cycles", "--db", db])
+    header, *rows = result.output.splitlines()
+    assert {"generation", "parent", "move", "mirror", "own_mirror", "fair_deals",
+            "fair_deals_swapped", "reach_depth", "island"} <= set(header.split(","))
+    assert rows
+
+
+def test_a_schema_1_file_opens_and_takes_a_factory_run(tmp_path):
+    path = tmp_path / "old.sqlite"
+    Store(path).close()
+    db = sqlite3.connect(path)
+    for column in ("generation", "parent", "move", "mirror", "own_mirror", "reach_depth",
+                   "fair_deals", "fair_deals_swapped"):
+        db.execute(f"ALTER TABLE cycles DROP COLUMN {column}")
+    db.execute("DROP TABLE moves")
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 2
+        summary = driver.start(store, "factory", factory_params(TINY, seed_chunks=1), 1,
+                               quiet=True)
+        assert summary["cycles"] > 0 and store.move_stats(summary["run"])
