@@ -1,13 +1,14 @@
 """A factory run's cycles as a family: who was found from whom, and the islands.
 
 An island is a set of cycles joined by moves: the parent-child links of the
-catalogue, and each cycle's link to its mirror, taken both ways.
+catalogue, each cycle's link to its mirror, and the links of a cycle to the known
+cycles its moved states entered, all taken both ways.
 """
 
 from __future__ import annotations
 
 
-def islands(rows: list[dict]) -> dict[str, int]:
+def islands(rows: list[dict], links=()) -> dict[str, int]:
     """Island number (from 1, in the order of ``rows``) of every cycle in ``rows``."""
     parent: dict[str, str] = {}
 
@@ -24,6 +25,9 @@ def islands(rows: list[dict]) -> dict[str, int]:
         for other in (row.get("parent"), row.get("mirror")):
             if other in names:
                 parent[find(other)] = find(row["cycle"])
+    for source, target in links:
+        if source in names and target in names:
+            parent[find(source)] = find(target)
     numbers: dict[str, int] = {}
     result = {}
     for row in rows:

@@ -140,6 +140,78 @@ def _cycle_groups(cycles: list[dict]) -> list[dict]:
             for (period, reach), count in sorted(groups.items())]
 
 
+def _spring_layout(count: int, edges: list[tuple[int, int]], steps: int = 150) -> np.ndarray:
+    """Fruchterman-Reingold positions in the unit square (deterministic start)."""
+    if count == 1:
+        return np.full((1, 2), 0.5)
+    angle = np.linspace(0, 2 * np.pi, count, endpoint=False)
+    position = 0.5 + 0.4 * np.column_stack([np.cos(angle), np.sin(angle)])
+    ideal = 1 / np.sqrt(count)
+    heat = 0.1
+    pairs = np.array(edges, dtype=np.int64).reshape(-1, 2)
+    for _ in range(steps):
+        delta = position[:, None, :] - position[None, :, :]
+        distance = np.maximum(np.linalg.norm(delta, axis=2), 1e-3)
+        force = (delta / distance[..., None] * (ideal ** 2 / distance)[..., None]).sum(axis=1)
+        if len(pairs):
+            pull = position[pairs[:, 0]] - position[pairs[:, 1]]
+            length = np.maximum(np.linalg.norm(pull, axis=1), 1e-3)[:, None]
+            pull = pull * length / ideal
+            np.add.at(force, pairs[:, 0], -pull)
+            np.add.at(force, pairs[:, 1], pull)
+        size = np.maximum(np.linalg.norm(force, axis=1), 1e-9)[:, None]
+        position += force / size * np.minimum(size, heat)
+        heat *= 0.97
+    position -= position.min(axis=0)
+    return position / max(position.max(), 1e-9)
+
+
+def family_data(store: Store, run_id: int | None = None) -> dict:
+    """A factory run's cycles as a graph: nodes, move edges, mirror links, islands.
+
+    Each island is laid out by springs along its edges (moves that found a cycle,
+    mirrors, moves into cycles known already); islands in a grid, biggest first.
+    """
+    from .family import islands
+
+    run = store.run(run_id)
+    rows = store.cycles(run.id)
+    if not rows or all(row.get("generation") is None for row in rows):
+        raise PlotError(f"run {run.id} holds no cycle family: run `search factory` first")
+    rows.sort(key=lambda r: r["cycle"])
+    links = store.links(run.id)
+    island = islands(rows, links)
+    names = {r["cycle"] for r in rows}
+    pairs = {(r["parent"], r["cycle"]) for r in rows if r["parent"] in names}
+    pairs |= {(r["cycle"], r["mirror"]) for r in rows if r.get("mirror") in names}
+    pairs |= {(a, b) for a, b in links if a in names and b in names}
+    members: dict[int, list[str]] = {}
+    for row in rows:
+        members.setdefault(island[row["cycle"]], []).append(row["cycle"])
+    order = sorted(members, key=lambda i: (-len(members[i]), i))
+    columns = int(np.ceil(np.sqrt(len(order))))
+    at = {}
+    for place, number in enumerate(order):
+        cycles = members[number]
+        index = {c: k for k, c in enumerate(cycles)}
+        local = [(index[a], index[b]) for a, b in pairs if a in index and b in index]
+        scale = np.sqrt(len(cycles) / len(members[order[0]]))
+        layout = _spring_layout(len(cycles), local) * 0.8 * scale
+        row, column = divmod(place, columns)
+        for cycle, (x, y) in zip(cycles, layout, strict=True):
+            at[cycle] = (column + x, -row - y)
+    nodes = [{"cycle": r["cycle"], "x": float(at[r["cycle"]][0]), "y": float(at[r["cycle"]][1]),
+              "fair_deals": r["fair_deals"] or 0, "period_tricks": r["period_tricks"],
+              "period_cards": r["period_cards"], "island": island[r["cycle"]],
+              "generation": r["generation"]} for r in rows]
+    edges = [{"from": a, "to": b, "kind": "mirror" if (b, a) in pairs or any(
+        r["cycle"] == a and r.get("mirror") == b for r in rows) else "move"}
+        for a, b in sorted(pairs)]
+    return {"run": run.id, "strategy": run.strategy, "deck": run.params["deck"],
+            "players": run.players, "nodes": nodes, "edges": edges,
+            "islands": len(members), "fair_cycles": sum(1 for n in nodes if n["fair_deals"])}
+
+
 # drawing ---------------------------------------------------------------------
 
 
@@ -333,4 +405,32 @@ def draw_cycles(data: dict, out: str | Path) -> Path:
                    f"of {data['deals']:,}\n({data['strategy']} run {data['run']}, "
                    f"{data['deck']} deck, {data['players']} players; "
                    f"\u00d7N: N cycles with the same period and reach)", fontsize=11)
+    return _save(figure, out)
+
+
+def draw_family(data: dict, out: str | Path) -> Path:
+    """Cycles as a graph: area ~ fair deals, colour = period, lines = moves and mirrors."""
+    nodes = data["nodes"]
+    at = {n["cycle"]: (n["x"], n["y"]) for n in nodes}
+    figure, axes = _new_figure(10, 8)
+    for edge in data["edges"]:
+        (x0, y0), (x1, y1) = at[edge["from"]], at[edge["to"]]
+        axes.plot([x0, x1], [y0, y1], color="#aaaaaa", linewidth=0.4, zorder=1,
+                  linestyle=":" if edge["kind"] == "mirror" else "-")
+    period = np.array([n["period_tricks"] for n in nodes])
+    fair = np.array([n["fair_deals"] for n in nodes], dtype=float)
+    points = axes.scatter([n["x"] for n in nodes], [n["y"] for n in nodes],
+                          s=10 + 250 * np.sqrt(fair / max(fair.max(), 1)), c=period,
+                          cmap="viridis", edgecolors=np.where(fair > 0, "#222222", "white"),
+                          linewidths=0.5, zorder=3)
+    figure.colorbar(points, ax=axes, label="period (tricks)")
+    axes.set_xticks([])
+    axes.set_yticks([])
+    axes.set_aspect("equal")
+    for side in ("top", "right", "bottom", "left"):
+        axes.spines[side].set_visible(False)
+    axes.set_title(f"{len(nodes):,} cycles in {data['islands']} islands, {data['fair_cycles']} "
+                   f"reached by fair deals (area: fair deals)\n({data['strategy']} run "
+                   f"{data['run']}, {data['deck']} deck; lines: moves between cycles, dotted:"
+                   f" mirror images)", fontsize=11)
     return _save(figure, out)

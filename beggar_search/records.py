@@ -64,6 +64,7 @@ class ChunkRecord:
     games: tuple[GameRecord, ...]  # the leaderboard in its order, then the loops
     cycles: tuple[dict, ...] = field(default=())  # cycles met as states (hunter, factory)
     move_stats: tuple[dict, ...] = field(default=())  # the factory's tries by move kind
+    links: tuple[tuple[str, str], ...] = field(default=())  # the factory: cycle -> known one
 
     @classmethod
     def from_summary(cls, chunk: int, summary: ChunkSummary, split: Sequence[int],
@@ -84,7 +85,7 @@ class ChunkRecord:
                    seconds=summary.seconds,
                    histogram=tuple((int(b), int(summary.histogram[b])) for b in bins),
                    games=tuple(games), cycles=tuple(summary.cycles),
-                   move_stats=tuple(summary.move_stats))
+                   move_stats=tuple(summary.move_stats), links=tuple(summary.links))
 
 
 def _notation(sequence: np.ndarray, split: Sequence[int]) -> str:

@@ -105,6 +105,12 @@ CREATE TABLE IF NOT EXISTS moves (
     cycles INTEGER NOT NULL,          -- new cycles met (counted per chunk)
     PRIMARY KEY (run_id, move)
 );
+CREATE TABLE IF NOT EXISTS links (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    source TEXT NOT NULL,             -- a factory's cycle whose state a move changed
+    target TEXT NOT NULL,             -- a cycle known already that the changed state entered
+    PRIMARY KEY (run_id, source, target)
+);
 CREATE TABLE IF NOT EXISTS histogram (
     run_id INTEGER NOT NULL REFERENCES runs(id),
     cards INTEGER NOT NULL,
@@ -120,7 +126,9 @@ MIGRATIONS = {
         "reach_depth INTEGER", "fair_deals INTEGER", "fair_deals_swapped INTEGER")]
     + ["CREATE TABLE IF NOT EXISTS moves (run_id INTEGER NOT NULL REFERENCES runs(id),"
        " move TEXT NOT NULL, tries INTEGER NOT NULL, loops INTEGER NOT NULL,"
-       " cycles INTEGER NOT NULL, PRIMARY KEY (run_id, move))"],
+       " cycles INTEGER NOT NULL, PRIMARY KEY (run_id, move))",
+       "CREATE TABLE IF NOT EXISTS links (run_id INTEGER NOT NULL REFERENCES runs(id),"
+       " source TEXT NOT NULL, target TEXT NOT NULL, PRIMARY KEY (run_id, source, target))"],
 }
 CATALOGUE = ("generation", "parent", "move", "mirror", "own_mirror", "reach_depth", "fair_deals",
              "fair_deals_swapped")
@@ -480,6 +488,8 @@ class Store:
                 " cycles = cycles + excluded.cycles",
                 [(run.id, m["move"], m["tries"], m["loops"], m["cycles"])
                  for m in chunk.move_stats])
+            self.db.executemany("INSERT OR IGNORE INTO links VALUES (?, ?, ?)",
+                                [(run.id, source, target) for source, target in chunk.links])
             for game in chunk.games:
                 new = self._insert_game(run.id, game, chunk.chunk, now)
                 if game.board == "loops":
@@ -638,6 +648,12 @@ class Store:
             "SELECT cycle, state, parent, move FROM cycles WHERE run_id = ? AND generation = ?"
             " ORDER BY state_chunk, state_position, cycle", (run_id, generation))
         return [dict(row) for row in rows]
+
+    def links(self, run_id: int) -> list[tuple[str, str]]:
+        """A factory run's links: (cycle, known cycle that a move of its states entered)."""
+        return [tuple(row) for row in self.db.execute(
+            "SELECT source, target FROM links WHERE run_id = ? ORDER BY source, target",
+            (run_id,))]
 
     def move_stats(self, run_id: int) -> list[dict]:
         rows = self.db.execute("SELECT move, tries, loops, cycles FROM moves WHERE run_id = ?"

@@ -47,6 +47,7 @@ def factory_run(folder: str, name: str, deck: str, starts, seed_chunks: int, wor
         for game in store.games(summary["run"], "loops"):
             loops.setdefault(game["cycle"], set()).add(game["deal"])
         return {"rows": rows, "loops": loops, "moves": store.move_stats(summary["run"]),
+                "links": store.links(summary["run"]),
                 "tries": summary["deals"], "seconds": seconds}
 
 
@@ -68,7 +69,7 @@ def measure(deck: str, seed_tries: int, workers: int) -> dict:
             walks.append(walk)
             covered |= {seed} | (fair & set(walk["loops"]))
     rows = [row for run in [nothing, *walks] for row in run["rows"]]
-    island = islands(rows)
+    island = islands(rows, [link for run in [nothing, *walks] for link in run["links"]])
     fair_islands = {island[c] for c in fair if c in island}
     per_island = {i: {c for c in fair if island.get(c) == i} for i in fair_islands}
 

@@ -3,10 +3,12 @@
 import itertools
 import sqlite3
 
+import pytest
 from click.testing import CliRunner
 
 from beggar_search import Deal, Deck, driver, play
 from beggar_search.cli import cli, main
+from beggar_search.family import islands
 from beggar_search.store import Store
 from beggar_search.strategies import PENDING, FactoryStrategy
 from beggar_search.strategies.factory import start_node
@@ -133,6 +135,7 @@ def test_a_schema_1_file_opens_and_takes_a_factory_run(tmp_path):
                    "fair_deals", "fair_deals_swapped"):
         db.execute(f"ALTER TABLE cycles DROP COLUMN {column}")
     db.execute("DROP TABLE moves")
+    db.execute("DROP TABLE links")
     db.execute("PRAGMA user_version=1")
     db.commit()
     db.close()
@@ -141,3 +144,22 @@ def test_a_schema_1_file_opens_and_takes_a_factory_run(tmp_path):
         summary = driver.start(store, "factory", factory_params(TINY, seed_chunks=1), 1,
                                quiet=True)
         assert summary["cycles"] > 0 and store.move_stats(summary["run"])
+
+
+def test_family_plot_and_islands(tmp_path):
+    pytest.importorskip("matplotlib")
+    from beggar_search import plots
+
+    with Store(tmp_path / "p.sqlite") as store:
+        summary = driver.start(store, "factory", factory_params(TINY, seed_chunks=1), 1,
+                               quiet=True)
+        data = plots.family_data(store, summary["run"])
+        rows = store.cycles(summary["run"])
+        island = islands(rows, store.links(summary["run"]))
+    assert len(data["nodes"]) == len(rows) == summary["cycles"]
+    assert data["islands"] == len(set(island.values()))
+    for row in rows:  # a cycle and its mirror, a cycle and its parent: one island
+        assert island[row["mirror"]] == island[row["cycle"]]
+        if row["parent"]:
+            assert island[row["parent"]] == island[row["cycle"]]
+    assert plots.draw_family(data, tmp_path / "family.svg").stat().st_size > 0

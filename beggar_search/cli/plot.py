@@ -54,7 +54,7 @@ def _draw(plots, draw, *args) -> str:
 
 @click.group()
 def plot():
-    """Pictures (needs matplotlib): game lengths of a run, one game, a run's cycles."""
+    """Pictures (needs matplotlib): game lengths, one game, a run's cycles, a cycle family."""
 
 
 @plot.command()
@@ -119,3 +119,22 @@ def cycles(db_path, run_id, out, as_json):
                "period_tricks": [int(data["period_tricks"].min()),
                                  int(data["period_tricks"].max())]}
     emit(summary, as_json, written)
+
+
+@plot.command()
+@db_option
+@run_option
+@out_option("family.png")
+@json_option
+def family(db_path, run_id, out, as_json):
+    """A factory run's cycles as a graph: size = fair deals, colour = period, lines = moves."""
+    plots = _plots(out, db_path)
+    with open_store(db_path, create=False) as store:
+        try:
+            data = plots.family_data(store, run_id)
+        except plots.PlotError as error:
+            raise UserError(str(error)) from None
+    written = _draw(plots, plots.draw_family, data, out)
+    emit({"out": written, "run": data["run"], "deck": data["deck"],
+          "cycles": len(data["nodes"]), "islands": data["islands"],
+          "fair_cycles": data["fair_cycles"]}, as_json, written)

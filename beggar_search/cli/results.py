@@ -86,7 +86,7 @@ def export_rows(store, run, what: str):
         return [{"cards": cards, "count": count} for cards, count in store.histogram(run.id)]
     if what == "cycles":
         rows = store.cycles(run.id)
-        island = islands(rows)
+        island = islands(rows, store.links(run.id))
         return [{**c, "island": island[c["cycle"]], "found": when(c["found"])} for c in rows]
     return [{**game, "rank": rank, "seed": run.params.get("seed"), "found": when(game["found"])}
             for rank, game in enumerate(store.games(run.id, what), start=1)]

@@ -252,6 +252,7 @@ class ChunkSummary:
     seconds: float = 0.0
     cycles: list[dict] = field(default_factory=list)  # cycles met without a deal (the hunter)
     move_stats: list[dict] = field(default_factory=list)  # the factory's tries by move kind
+    links: list[tuple[str, str]] = field(default_factory=list)  # the factory: cycle -> known one
 
     @classmethod
     def from_recorder(cls, recorder, players: int, seconds: float = 0.0,

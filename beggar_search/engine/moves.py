@@ -317,9 +317,9 @@ def _outcome(flat, sizes, leader, n, state, pile, trick_row, table, rows, keys, 
 
 
 @kernel
-def expand(sequences, sizes, leaders, config, known, item, kept, found_keys, found_sequences,
-           found_sizes, found_leaders, found_items, found_moves, stats, seen_table, seen_rows,
-           seen_keys, seen_loops, used):
+def expand(sequences, sizes, leaders, own_keys, config, known, item, kept, found_keys,
+           found_sequences, found_sizes, found_leaders, found_items, found_moves, stats,
+           seen_table, seen_rows, seen_keys, seen_loops, used, link_items, link_keys, links):
     """Play every move of every state ``s``, from state ``item`` on.
 
     State ``s`` is ``sequences[s]`` dealt as ``sizes[s]`` with ``leaders[s]`` to lead.
@@ -329,9 +329,11 @@ def expand(sequences, sizes, leaders, config, known, item, kept, found_keys, fou
     states backwards in play order and most moves of a state are moves of the one
     after it, one trick later.  Each loop into a cycle whose key is neither in
     ``known`` (sorted) nor kept already is kept (``kept`` so far): its key, the state
-    played, the item and the move number.  ``stats`` (int64[N_KINDS, 3]) counts the
-    distinct states tried, loops and new cycles by kind.  Returns ``(item, kept,
-    used)``: the first state not expanded when the found arrays could fill up before
+    played, the item and the move number.  A loop into a known cycle other than
+    ``own_keys[s]`` (state s's own) is a link: (item, key) kept once per item in
+    ``link_*`` (``links`` so far).  ``stats`` (int64[N_KINDS, 3]) counts the distinct
+    states tried, loops and new cycles by kind.  Returns ``(item, kept, used, links)``:
+    the first state not expanded when the found or link arrays could fill up before
     its end (call again with them grown), or ``len(sequences)`` when done.
     """
     players = sizes.shape[1]
@@ -347,8 +349,8 @@ def expand(sequences, sizes, leaders, config, known, item, kept, found_keys, fou
     pile = rules.new_pile()
     total = move_count(n, players, config)
     while item < sequences.shape[0]:
-        if kept + total > found_keys.shape[0]:
-            return item, kept, used
+        if kept + total > found_keys.shape[0] or links + total > link_keys.shape[0]:
+            return item, kept, used, links
         for move in range(total):
             new_leader = apply_move(sequences[item], sizes[item], leaders[item], move, config,
                                     out, out_sizes, params)
@@ -375,6 +377,18 @@ def expand(sequences, sizes, leaders, config, known, item, kept, found_keys, fou
                 continue
             stats[kind, ST_LOOPS] += 1
             if _known(known, key):
+                if key != own_keys[item]:
+                    fresh = True
+                    for k in range(links - 1, -1, -1):
+                        if link_items[k] != item:
+                            break
+                        if link_keys[k] == key:
+                            fresh = False
+                            break
+                    if fresh:
+                        link_items[links] = item
+                        link_keys[links] = key
+                        links += 1
                 continue
             fresh = True
             for f in range(kept):
@@ -391,7 +405,7 @@ def expand(sequences, sizes, leaders, config, known, item, kept, found_keys, fou
                 found_moves[kept] = move
                 kept += 1
         item += 1
-    return item, kept, used
+    return item, kept, used, links
 
 
 def describe_move(n: int, players: int, index: int, config: np.ndarray) -> str:

@@ -32,7 +32,7 @@ import numpy as np
 from ..deck import Deal, Deck, DeckError
 from ..engine import batch, moves
 from ..engine.batch import ChunkSummary
-from ..engine.game import cycle_key, play_state, state_cycle, state_text
+from ..engine.game import cycle_key, cycle_name, play_state, state_cycle, state_text
 from ..engine.random import chunk_stream
 from .base import PENDING, ChunkJob, Strategy
 from .hunt import _record_loop, hunt_chunk, parse_state, rotations
@@ -269,15 +269,22 @@ class FactoryStrategy(Strategy):
         per_state = int(moves.move_count(n, players, self.config))
         capacity = per_state + 64
         found = _FoundArrays(capacity, n, players)
+        own = np.array([cycle_key(item["cycle"]) if item["cycle"] else 0 for item in items],
+                       dtype=np.int64)
+        link_items = np.zeros(capacity, dtype=np.int64)
+        link_keys = np.zeros(capacity, dtype=np.int64)
         stats = np.zeros((moves.N_KINDS, 3), dtype=np.int64)
         seen = moves.seen_scratch(n, players, self.config, len(items))
         known = self._known(work)
-        item, kept, used = 0, 0, 0
+        item, kept, used, links = 0, 0, 0, 0
         while item < len(items):
-            item, kept, used = moves.expand(sequences, sizes, leaders, self.config, known, item,
-                                            kept, *found.arrays(), stats, *seen, used)
+            item, kept, used, links = moves.expand(
+                sequences, sizes, leaders, own, self.config, known, item, kept,
+                *found.arrays(), stats, *seen, used, link_items, link_keys, links)
             if item < len(items):
                 found.grow()
+                link_items = np.concatenate([link_items, np.zeros_like(link_items)])
+                link_keys = np.concatenate([link_keys, np.zeros_like(link_keys)])
         generation = int(work["generation"])
         entries = []
         for f in range(kept):
@@ -312,6 +319,8 @@ class FactoryStrategy(Strategy):
         summary.deals = int(stats[:, moves.ST_TRIES].sum())
         summary.loops = int(stats[:, moves.ST_LOOPS].sum())
         summary.cycles = entries
+        summary.links = sorted({(items[int(link_items[k])]["cycle"], cycle_name(link_keys[k]))
+                                for k in range(links)})
         summary.move_stats = [
             {"move": name, "tries": int(stats[k, 0]), "loops": int(stats[k, 1]),
              "cycles": int(stats[k, 2])} for k, name in enumerate(moves.MOVE_NAMES)]
