@@ -52,6 +52,15 @@ def _draw(plots, draw, *args) -> str:
         raise UserError(f"cannot write {args[1]}: {error.strerror or error}") from None
 
 
+def _run_data(plots, gather, db_path, run_id) -> dict:
+    """A figure's data from a run of the results file; no data is a user error."""
+    with open_store(db_path, create=False) as store:
+        try:
+            return gather(store, run_id)
+        except plots.PlotError as error:
+            raise UserError(str(error)) from None
+
+
 @click.group()
 def plot():
     """Pictures (needs matplotlib): game lengths, one game, a run's cycles, a cycle family."""
@@ -108,11 +117,7 @@ def game(deal_text, deck_spec, max_tricks, out, as_json):
 def cycles(db_path, run_id, out, as_json):
     """Each cycle a run found: its period (tricks) against the deals that reach it."""
     plots = _plots(out, db_path)
-    with open_store(db_path, create=False) as store:
-        try:
-            data = plots.cycles_data(store, run_id)
-        except plots.PlotError as error:
-            raise UserError(str(error)) from None
+    data = _run_data(plots, plots.cycles_data, db_path, run_id)
     written = _draw(plots, plots.draw_cycles, data, out)
     summary = {"out": written, "run": data["run"], "deck": data["deck"],
                "deals": data["deals"], "loops": data["loops"], "cycles": len(data["cycles"]),
@@ -129,11 +134,7 @@ def cycles(db_path, run_id, out, as_json):
 def family(db_path, run_id, out, as_json):
     """A factory run's cycles as a graph: size = fair deals, colour = period, lines = moves."""
     plots = _plots(out, db_path)
-    with open_store(db_path, create=False) as store:
-        try:
-            data = plots.family_data(store, run_id)
-        except plots.PlotError as error:
-            raise UserError(str(error)) from None
+    data = _run_data(plots, plots.family_data, db_path, run_id)
     written = _draw(plots, plots.draw_family, data, out)
     emit({"out": written, "run": data["run"], "deck": data["deck"],
           "cycles": len(data["nodes"]), "islands": data["islands"],

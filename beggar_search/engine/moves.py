@@ -22,6 +22,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import kernel
+
+# the set of states tried is an open-addressing table over rows, as reach's states are
+from ..reach import _lookup  # noqa: E402
 from . import rules
 from .rules import CAPACITY, LOOP, R_CYCLE, R_OUTCOME, RESULT_LEN
 
@@ -240,12 +243,14 @@ def _known(known, key):
 
 
 @kernel
-def _row_hash(row):
-    h = np.int64(0x2545F4914F6CDD1D)
-    for x in row:
-        h = (h ^ np.int64(x)) * np.int64(-7046029254386353131)
-        h ^= (h >> 29) & 0x7FFFFFFFF
-    return h
+def is_new_cycle(known, found_keys, kept, key):
+    """Whether a cycle key is neither in ``known`` (sorted) nor among ``found_keys[:kept]``."""
+    if _known(known, key):
+        return False
+    for f in range(kept):
+        if found_keys[f] == key:
+            return False
+    return True
 
 
 def seen_scratch(n: int, players: int, config: np.ndarray, states: int):
@@ -255,25 +260,6 @@ def seen_scratch(n: int, players: int, config: np.ndarray, states: int):
     table = np.full(1 << max(4, (2 * moves).bit_length()), -1, dtype=np.int64)
     return (table, np.zeros((moves, n + players + 1), dtype=np.uint8),
             np.zeros(moves, dtype=np.int64), np.zeros(moves, dtype=np.uint8))
-
-
-@kernel
-def _find(row, table, rows):
-    """(slot, index) of ``row`` in the set, index -1 (and its free slot) when absent."""
-    mask = table.shape[0] - 1
-    slot = _row_hash(row) & mask
-    width = row.shape[0]
-    while table[slot] >= 0:
-        index = table[slot]
-        same = True
-        for w in range(width):
-            if rows[index, w] != row[w]:
-                same = False
-                break
-        if same:
-            return slot, index
-        slot = (slot + 1) & mask
-    return slot, np.int64(-1)
 
 
 @kernel
@@ -307,7 +293,7 @@ def _outcome(flat, sizes, leader, n, state, pile, trick_row, table, rows, keys, 
         if info[rules.I_IN] <= 1:
             break
         _state_row(hands, head, size, info, n, trick_row)
-        index = _find(trick_row, table, rows)[1]
+        index = _lookup(rows, table, trick_row)[1]
         if index >= 0 and index != own:
             return loops[index] == 1, keys[index]
     rules.play_game(flat, sizes, leader, 0, result)
@@ -360,7 +346,7 @@ def expand(sequences, sizes, leaders, own_keys, config, known, item, kept, found
             for p in range(players):
                 start_row[n + p] = out_sizes[p]
             start_row[n + players] = new_leader
-            slot, index = _find(start_row, seen_table, seen_rows)
+            slot, index = _lookup(seen_rows, seen_table, start_row)
             if index >= 0:
                 continue
             seen_table[slot] = used
@@ -376,8 +362,8 @@ def expand(sequences, sizes, leaders, own_keys, config, known, item, kept, found
             if not loop:
                 continue
             stats[kind, ST_LOOPS] += 1
-            if _known(known, key):
-                if key != own_keys[item]:
+            if not is_new_cycle(known, found_keys, kept, key):
+                if key != own_keys[item] and _known(known, key):
                     fresh = True
                     for k in range(links - 1, -1, -1):
                         if link_items[k] != item:
@@ -390,12 +376,7 @@ def expand(sequences, sizes, leaders, own_keys, config, known, item, kept, found
                         link_keys[links] = key
                         links += 1
                 continue
-            fresh = True
-            for f in range(kept):
-                if found_keys[f] == key:
-                    fresh = False
-                    break
-            if fresh:
+            if is_new_cycle(known, found_keys, kept, key):
                 stats[kind, ST_NEW] += 1
                 found_keys[kept] = key
                 found_sequences[kept] = out

@@ -21,6 +21,7 @@ from ..deck import Deal, Deck, format_state, parse_state
 from ..engine import batch, rules
 from ..engine.batch import ChunkSummary
 from ..engine.game import cycle_key, play_state, state_cycle
+from ..engine.moves import is_new_cycle
 from ..engine.random import below, chunk_stream, shuffle
 from ..jit import kernel
 from .base import ChunkJob, Strategy
@@ -106,15 +107,7 @@ def hunt_chunk(stream, cards, seeds, seed_sizes, seed_leaders, known, tries, fou
             continue
         counts[1] += 1
         key = row[rules.R_CYCLE]
-        where = np.searchsorted(known, key)
-        if where < known.shape[0] and known[where] == key:
-            continue
-        seen = False
-        for f in range(kept):
-            if found_keys[f] == key:
-                seen = True
-                break
-        if seen:
+        if not is_new_cycle(known, found_keys, kept, key):
             continue
         counts[2] += 1
         if kept < found_keys.shape[0]:
