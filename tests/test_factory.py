@@ -18,18 +18,18 @@ EIGHT = "plain=8,J=2,Q=2,K=2,A=2"
 EIGHT_LOOP = "---A-J--/JQ-K-KQA"  # a looping deal of EIGHT (from its census)
 
 
-def factory_params(deck, starts=(), seed_chunks=0, chunk=3000):
+def factory_params(deck, starts=(), seed_chunks=0, chunk=3000, players=2):
     return FactoryStrategy.prepare({
-        "deck": deck, "players": 2, "seed": 7, "top_k": 0, "max_tricks": None,
+        "deck": deck, "players": players, "seed": 7, "top_k": 0, "max_tricks": None,
         "chunk_size": chunk, "hours": None, "starts": list(starts), "seed_chunks": seed_chunks})
 
 
-def brute_force(spec):
+def brute_force(spec, players=2):
     """Every fair looping deal of a deck, by cycle."""
     deck = Deck.parse(spec)
     reaching = {}
     for sequence in set(itertools.permutations(deck.sorted_cards().tolist())):
-        deal = Deal.from_sequence(sequence, 2, deck)
+        deal = Deal.from_sequence(sequence, players, deck)
         result = play(deal)
         if result.outcome == "loop":
             reaching.setdefault(result.cycle, set()).add(str(deal))
@@ -62,6 +62,23 @@ def test_from_nothing_every_fair_cycle_with_all_its_deals(tmp_path):
             assert rows[row["mirror"]]["fair_deals_swapped"] == row["fair_deals"]
         if row["generation"]:
             assert rows[row["parent"]]["generation"] == row["generation"] - 1
+
+
+def test_three_players_every_fair_deal_of_every_cycle_and_renamed_copy(tmp_path):
+    spec = "plain=6,J=2,Q=1,K=1"
+    truth = brute_force(spec, players=3)
+    with Store(tmp_path / "t.sqlite") as store:
+        summary = driver.start(store, "factory", factory_params(spec, seed_chunks=1, players=3),
+                               1, quiet=True)
+        rows = store.cycles(summary["run"])
+        loops = store.games(summary["run"], "loops")
+    stored = {}
+    for game in loops:
+        stored.setdefault(game["cycle"], set()).add(game["deal"])
+    assert truth and all(stored.get(c) == deals for c, deals in truth.items() if c in stored)
+    assert set(truth) <= {row["cycle"] for row in rows}
+    for row in rows:
+        assert row["deals"] == row["fair_deals"] == len(truth.get(row["cycle"], ()))
 
 
 def test_walk_from_a_deal_is_deterministic_resumable_and_worker_independent(tmp_path):

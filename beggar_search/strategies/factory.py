@@ -100,11 +100,10 @@ def start_node(text: str, deck: Deck, players: int) -> CycleNode:
     return node
 
 
-def mirror_state(text: str) -> str:
-    """A state with the players renamed one step (two players: hands swapped)."""
+def renamed_states(text: str) -> list[str]:
+    """A state with the players renamed, keeping their order of play (two players: swapped)."""
     hands, leader = parse_state(text)
-    rotated, rotated_leader = next(r for k, r in enumerate(rotations(hands, leader)) if k == 1)
-    return state_text(rotated, rotated_leader)
+    return [state_text(h, lead) for h, lead in list(rotations(hands, leader))[1:]]
 
 
 class FactoryStrategy(Strategy):
@@ -205,13 +204,15 @@ class FactoryStrategy(Strategy):
         """Compile the move, seeding and backward-search kernels on a tiny deck."""
         from ..reach import reach_state
 
-        tiny = "2:-J/-Q"
+        players = self.players
+        tiny = state_text([[0, 1]] + [[0, 2]] * (players - 1), 0)
         hands, leader = parse_state(tiny)
         node = cycle_node(hands, leader)
         work = {"phase": "walk", "generation": 0, "known": [],
                 "items": [{"cycle": node.cycle if node else "", "state": tiny, "owner": False,
                            "moves": 0}]}
-        tiny_params = {**self.params, "deck": "plain=2,J=1,Q=1", "job": work}
+        tiny_params = {**self.params, "deck": f"plain={players},J=1,Q={players - 1}",
+                       "job": work}
         FactoryStrategy(tiny_params).run_chunk(ChunkJob(self.name, 0, 1, tiny_params))
         seed_params = {**tiny_params, "job": {"phase": "seed", "known": []}}
         FactoryStrategy(seed_params)._seed_chunk(0, 16)
@@ -304,17 +305,19 @@ class FactoryStrategy(Strategy):
             reached = reach_state(hands, leader, self.deck,
                                   max_states=self.params["reach_states"])
             deals = list(reached.fair_deals)
-            mirrored = None
-            if self.deck.size % players == 0:  # player 2 leading, hands swapped: the mirror's
+            renamed = {}  # the cycle with the players renamed: its own backward search
+            if players == 2 and self.deck.size % 2 == 0:  # or player 2 leading, swapped
                 deals += reached.fair_deals_swapped
-            elif len(node.renamed) > 1:  # an odd deck: the mirror's deals need its own search
-                mirror_hands, mirror_leader = parse_state(mirror_state(node.state))
-                mirrored = reach_state(mirror_hands, mirror_leader, self.deck,
-                                       max_states=self.params["reach_states"])
-                deals += mirrored.fair_deals
+            else:
+                for text in renamed_states(node.state):
+                    other = reach_state(*parse_state(text), self.deck,
+                                        max_states=self.params["reach_states"])
+                    if other.cycle != node.cycle and other.cycle not in renamed:
+                        renamed[other.cycle] = (text, other)
+                        deals += other.fair_deals
             for text in deals:
                 recorder = _record_loop(recorder, where * per_state, Deal.parse(text, self.deck))
-            entries += _catalogue_entries(node, reached, mirrored, generation, players)
+            entries += _catalogue_entries(node, reached, renamed, generation, players)
         summary = ChunkSummary.from_recorder(recorder, players, time.perf_counter() - clock)
         summary.deals = int(stats[:, moves.ST_TRIES].sum())
         summary.loops = int(stats[:, moves.ST_LOOPS].sum())
@@ -375,27 +378,35 @@ def _found_entry(node: CycleNode, position: int, generation: int, parent: str | 
             "generation": generation, "parent": parent, "move": move}
 
 
-def _catalogue_entries(node: CycleNode, reached, mirrored, generation: int,
+def _catalogue_entries(node: CycleNode, reached, renamed: dict, generation: int,
                        players: int) -> list[dict]:
-    """The catalogue rows of an expanded cycle and of its mirror (``mirrored``: its own
-    backward search, for a deck that does not split evenly; else ``reached`` serves both).
+    """The catalogue rows of an expanded cycle and of its renamed copies.
+
+    ``renamed``: cycle id -> (state, backward search) of each copy searched on its own;
+    empty for two players and an even deck, where ``reached`` serves both (player 2
+    leading, hands swapped, is the mirror's player 1 leading).
     """
     others = [c for c in node.renamed if c != node.cycle]
     mirror = others[0] if others else node.cycle
     common = {"kind": "node", "period_tricks": node.period_tricks,
-              "period_cards": node.period_cards, "reach_states": reached.states,
-              "reach_complete": reached.complete, "reach_depth": reached.depth,
-              "start_generation": generation}
-    entries = [{**common, "cycle": node.cycle, "state": node.state, "mirror": mirror,
-                "own_mirror": mirror == node.cycle, "fair_deals": len(reached.fair_deals),
-                "fair_deals_swapped": len(reached.fair_deals_swapped), "parent": None}]
-    if players == 2 and mirror != node.cycle:
-        fair = (len(reached.fair_deals_swapped), len(reached.fair_deals))
-        if mirrored is not None:
-            fair = (len(mirrored.fair_deals), len(mirrored.fair_deals_swapped))
-            common = {**common, "reach_states": mirrored.states,
-                      "reach_complete": mirrored.complete, "reach_depth": mirrored.depth}
-        entries.append({**common, "cycle": mirror, "state": mirror_state(node.state),
-                        "mirror": node.cycle, "own_mirror": False, "fair_deals": fair[0],
-                        "fair_deals_swapped": fair[1], "parent": node.cycle})
+              "period_cards": node.period_cards, "start_generation": generation}
+
+    def searched(result):
+        return {"reach_states": result.states, "reach_complete": result.complete,
+                "reach_depth": result.depth, "fair_deals": len(result.fair_deals),
+                "fair_deals_swapped": len(result.fair_deals_swapped)}
+
+    entries = [{**common, **searched(reached), "cycle": node.cycle, "state": node.state,
+                "mirror": mirror, "own_mirror": mirror == node.cycle, "parent": None}]
+    if renamed:
+        for cycle, (text, result) in sorted(renamed.items()):
+            entries.append({**common, **searched(result), "cycle": cycle,
+                            "state": cycle_node(*parse_state(text)).state,
+                            "mirror": node.cycle, "own_mirror": False, "parent": node.cycle})
+    elif mirror != node.cycle:
+        entries.append({**common, **searched(reached), "cycle": mirror,
+                        "state": cycle_node(*parse_state(renamed_states(node.state)[0])).state,
+                        "mirror": node.cycle, "own_mirror": False, "parent": node.cycle,
+                        "fair_deals": len(reached.fair_deals_swapped),
+                        "fair_deals_swapped": len(reached.fair_deals)})
     return entries
