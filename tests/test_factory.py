@@ -180,3 +180,15 @@ def test_family_plot_and_islands(tmp_path):
         if row["parent"]:
             assert island[row["parent"]] == island[row["cycle"]]
     assert plots.draw_family(data, tmp_path / "family.svg").stat().st_size > 0
+
+
+def test_skeleton_and_pad_grows_small_cycles_into_the_deck():
+    from beggar_search.engine.game import play_state
+    from beggar_search.strategies.seeding import skeleton_and_pad
+
+    deck = Deck.parse("plain=10,J=3,Q=3,K=3")
+    grown = skeleton_and_pad(deck, 1, small_tries=1 << 17, pad_budget=2_000_000, want=4)
+    assert grown.states and grown.steps[0][0] == 16 and 17 <= grown.steps[-1][0] < deck.size
+    for hands, leader in grown.states:
+        assert sorted(c for hand in hands for c in hand) == deck.sorted_cards().tolist()
+        assert play_state(hands, leader).outcome == "loop"

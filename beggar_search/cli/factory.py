@@ -40,6 +40,10 @@ def _blocks(ctx, param, value):
 @click.option("--seed-tries", type=click.IntRange(min=0), default=None,
               help="Random states tried first, for cycles to start from [default: 0, or"
                    f" {16 * SEED_CHUNK_TRIES:,} when there is nothing else to start from].")
+@click.option("--seeding", type=click.Choice(["random", "grow"]), default=None,
+              help="How --seed-tries finds first cycles: random states, or grow small"
+                   " decks' cycles card by card and pad the plain cards in (two players)"
+                   " [default: random up to 24 cards, grow above].")
 @click.option("--moves", "move_names", default=",".join(MOVE_NAMES), show_default=True,
               callback=_moves, help="Kinds of moves, comma-separated.")
 @click.option("--blocks", default=f"{DEFAULT_BLOCKS[0]}-{DEFAULT_BLOCKS[1]}", show_default=True,
@@ -49,7 +53,7 @@ def _blocks(ctx, param, value):
 @click.option("--reach-states", type=click.IntRange(min=1), default=5_000_000,
               show_default=True, help="Budget of the backward search run on each cycle.")
 @search_options
-def factory(starts, ignore_known, seed_tries, move_names, blocks, deck_spec, players,
+def factory(starts, ignore_known, seed_tries, seeding, move_names, blocks, deck_spec, players,
             reach_states, workers, db_path, hours, seed, top_k, max_tricks, chunk_size, quiet,
             as_json):
     """Find cycles near cycles, breadth first, until a generation finds nothing new.
@@ -76,8 +80,12 @@ def factory(starts, ignore_known, seed_tries, move_names, blocks, deck_spec, pla
     entries = list(starts) + entries
     if seed_tries is None:
         seed_tries = 0 if entries else 16 * SEED_CHUNK_TRIES
+    if seeding is None:
+        seeding = "random" if deck.size <= 24 or players != 2 else "grow"
+    if seeding == "grow" and players != 2:
+        raise UserError("--seeding grow works for two players only")
     params = run_params(deck_spec, players, seed, top_k, max_tricks, chunk_size, hours,
                         starts=entries, moves=move_names, blocks=blocks,
-                        seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES),
+                        seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES), seeding=seeding,
                         reach_states=reach_states)
     launch("factory", params, db_path, workers, quiet, as_json)

@@ -11,8 +11,9 @@ how it was found (parent cycle and move).  Players renamed (for two players: the
 mirror image, hands swapped) a cycle is the same up to names: it is catalogued, its
 fair deals stored, but its states are not expanded a second time.
 
-Chunks.  A run may begin with ``seed_chunks`` chunks of random states (seeding, for a
-deck where nothing is known); their cycles join generation 0.  Then each generation
+Chunks.  A run may begin with ``seed_chunks`` chunks of random states, or one chunk of
+skeleton and pad (``seeding = 'grow'``, see ``seeding``), for a deck where nothing is
+known; the cycles they meet join generation 0.  Then each generation
 is a list of whole states (cycles by id, each cycle's states in notation order)
 packed into chunks of about ``chunk_size`` move numbers, numbered on from the last
 chunk of the generation before.  The chunks of a generation are planned only when
@@ -121,6 +122,7 @@ class FactoryStrategy(Strategy):
         params.setdefault("moves", list(moves.DEFAULT_MOVES))
         params.setdefault("blocks", list(moves.DEFAULT_BLOCKS))
         params.setdefault("seed_chunks", 0)
+        params.setdefault("seeding", "random")
         params.setdefault("reach_states", 5_000_000)
         return params
 
@@ -149,6 +151,8 @@ class FactoryStrategy(Strategy):
     def plan(self, done: set[int]):
         """Seeding chunks, then generation after generation until one finds nothing."""
         seeding = range(int(self.params.get("seed_chunks") or 0))
+        if self.params.get("seeding") == "grow" and seeding:
+            seeding = range(1)
         starts = [start_node(text, self.deck, self.players) for text in self.params["starts"]]
         known: set[str] = set()
         frontier = _representatives(starts, known)
@@ -223,6 +227,8 @@ class FactoryStrategy(Strategy):
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
         work = job.params["job"]
         if work["phase"] == "seed":
+            if self.params.get("seeding") == "grow":
+                return self._grow_chunk(job.chunk)
             return self._seed_chunk(job.chunk, job.deals)
         return self._walk_chunk(job.chunk, work)
 
@@ -251,6 +257,24 @@ class FactoryStrategy(Strategy):
         summary = ChunkSummary.from_recorder(batch.new_recorder(0, n), players,
                                              time.perf_counter() - clock)
         summary.deals, summary.loops = int(counts[0]), int(counts[1])
+        summary.cycles = found
+        return summary
+
+    def _grow_chunk(self, chunk: int) -> ChunkSummary:
+        """Skeleton and pad: full-size cycles grown from a small deck's (see ``seeding``)."""
+        from .seeding import skeleton_and_pad
+
+        clock = time.perf_counter()
+        grown = skeleton_and_pad(self.deck, self.params["seed"], self.players)
+        known = set(self.params["job"]["known"])
+        found = []
+        for position, (hands, leader) in enumerate(grown.states):
+            node = cycle_node(hands, leader)
+            if node is not None and node.cycle not in known:
+                found.append(_found_entry(node, position, 0, None, "grown"))
+        summary = ChunkSummary.from_recorder(batch.new_recorder(0, self.deck.size),
+                                             self.players, time.perf_counter() - clock)
+        summary.deals, summary.loops = grown.tries, grown.loops
         summary.cycles = found
         return summary
 

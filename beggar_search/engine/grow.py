@@ -1,0 +1,127 @@
+"""Growing cycles of small decks into cycles of a large one, as kernels.
+
+Random states of a large deck practically never loop; those of a small, penalty-rich
+deck often do.  ``grow_one`` inserts one card of a given value at every place of every
+hand of each state given and keeps the cycles the results fall into (a cycle of a deck
+one card bigger); ``pad_runs`` inserts the missing plain cards as one run in each of two
+hands, at every pair of places and every division of the run, and keeps the cycles met.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..jit import kernel
+from . import rules
+from .rules import CAPACITY, LOOP, R_CYCLE, R_OUTCOME, RESULT_LEN
+
+
+@kernel
+def _keep(key, state, sizes, leader, kept, keys, states, state_sizes, leaders):
+    """Keep a cycle met (its key and the state that met it) unless kept already or full."""
+    if kept >= keys.shape[0]:
+        return kept
+    for k in range(kept):
+        if keys[k] == key:
+            return kept
+    keys[kept] = key
+    states[kept, :] = state
+    state_sizes[kept, :] = sizes
+    leaders[kept] = leader
+    return kept + 1
+
+
+@kernel
+def grow_one(sequences, sizes, leaders, values, keys, states, state_sizes, found_leaders,
+             counts):
+    """Insert one card of each of ``values`` at every place of each state; keep new cycles.
+
+    ``states`` are one card longer than ``sequences``.  Returns the cycles kept
+    (at most ``len(keys)``); ``counts`` gets [tries, loops].
+    """
+    players = sizes.shape[1]
+    n = sequences.shape[1]
+    out = np.zeros(n + 1, dtype=np.uint8)
+    out_sizes = np.zeros(players, dtype=np.int64)
+    flat = np.zeros((players, CAPACITY), dtype=np.uint8)
+    row = np.zeros(RESULT_LEN, dtype=np.int64)
+    kept = 0
+    for s in range(sequences.shape[0]):
+        for v in range(values.shape[0]):
+            start = 0
+            for hand in range(players):
+                for place in range(sizes[s, hand] + 1):
+                    at = start + place
+                    out[:at] = sequences[s, :at]
+                    out[at] = values[v]
+                    out[at + 1:] = sequences[s, at:]
+                    out_sizes[:] = sizes[s]
+                    out_sizes[hand] += 1
+                    rules.deal_out(out, out_sizes, flat)
+                    rules.play_game(flat, out_sizes, leaders[s], 0, row)
+                    counts[0] += 1
+                    if row[R_OUTCOME] == LOOP:
+                        counts[1] += 1
+                        kept = _keep(row[R_CYCLE], out, out_sizes, leaders[s], kept, keys,
+                                     states, state_sizes, found_leaders)
+                start += sizes[s, hand]
+    return kept
+
+
+@kernel
+def pad_runs(sequences, sizes, leaders, missing, keys, states, state_sizes, found_leaders,
+             counts, budget):
+    """Insert ``missing`` plain cards as a run in each of two hands (two players).
+
+    For each state: p cards at every place of hand 1 and ``missing - p`` at every
+    place of hand 2, for every p.  Stops after ``budget`` tries; returns the cycles
+    kept; ``counts`` gets [tries, loops].
+    """
+    n = sequences.shape[1]
+    out = np.zeros(n + missing, dtype=np.uint8)
+    out_sizes = np.zeros(2, dtype=np.int64)
+    flat = np.zeros((2, CAPACITY), dtype=np.uint8)
+    row = np.zeros(RESULT_LEN, dtype=np.int64)
+    kept = 0
+    for s in range(sequences.shape[0]):
+        first, second = sizes[s, 0], sizes[s, 1]
+        for p in range(missing + 1):
+            for i in range(first + 1):
+                for j in range(second + 1):
+                    if counts[0] >= budget:
+                        return kept
+                    w = 0
+                    for k in range(first):
+                        if k == i:
+                            for _ in range(p):
+                                out[w] = 0
+                                w += 1
+                        out[w] = sequences[s, k]
+                        w += 1
+                    if i == first:
+                        for _ in range(p):
+                            out[w] = 0
+                            w += 1
+                    for k in range(second):
+                        if k == j:
+                            for _ in range(missing - p):
+                                out[w] = 0
+                                w += 1
+                        out[w] = sequences[s, first + k]
+                        w += 1
+                    if j == second:
+                        for _ in range(missing - p):
+                            out[w] = 0
+                            w += 1
+                    out_sizes[0] = first + p
+                    out_sizes[1] = second + missing - p
+                    if out_sizes[0] == 0 or out_sizes[1] == 0:
+                        continue
+                    rules.deal_out(out, out_sizes, flat)
+                    rules.play_game(flat, out_sizes, leaders[s], 0, row)
+                    counts[0] += 1
+                    if row[R_OUTCOME] == LOOP:
+                        counts[1] += 1
+                        kept = _keep(row[R_CYCLE], out, out_sizes, leaders[s], kept, keys,
+                                     states, state_sizes, found_leaders)
+    return kept

@@ -1,0 +1,135 @@
+"""First cycles of a deck where none is known: skeleton and pad.
+
+1. Random states of a small, penalty-rich deck (up to 8 plain cards, 2 jacks and 3 of
+   each other penalty value of the target deck) loop often: keep their cycles.
+2. Grow: insert one missing penalty card at every place of every state of those cycles
+   (either leader), keep what still loops, up to ``MAX_CYCLES`` cycles a size, until
+   every penalty card is in (plain cards when no penalty card can be added).
+3. Pad: insert the missing plain cards as one run in each hand, at every pair of
+   places, into every state of those skeleton cycles and their mirrors, either leader.
+Everything is a pure function of the deck and the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..deck import N_VALUES, Deck
+from ..engine import grow
+from ..engine.game import state_cycle
+from ..engine.random import chunk_stream
+from .hunt import hunt_chunk
+
+MAX_CYCLES = 500  # cycles kept per deck size while growing
+SMALL = (8, 2, 3, 3, 3)  # the small deck: at most so many cards of each value
+
+
+@dataclass
+class Seeding:
+    """What a skeleton-and-pad seeding met: full-size cycle states and its tries."""
+
+    states: list = field(default_factory=list)  # (hands, leader) of full-size cycles
+    tries: int = 0
+    loops: int = 0
+    steps: list = field(default_factory=list)  # (cards, cycles) per size reached
+
+
+def _arrays(states, n: int, players: int):
+    sequences = np.zeros((len(states), n), dtype=np.uint8)
+    sizes = np.zeros((len(states), players), dtype=np.int64)
+    leaders = np.zeros(len(states), dtype=np.int64)
+    for s, (hands, leader) in enumerate(states):
+        sequences[s] = [c for hand in hands for c in hand]
+        sizes[s] = [len(hand) for hand in hands]
+        leaders[s] = leader
+    return sequences, sizes, leaders
+
+
+def _hands(sequence, sizes):
+    return [list(map(int, h)) for h in np.split(sequence, np.cumsum(sizes)[:-1])]
+
+
+def _cycle_states(found, both_leaders: bool):
+    """Every state of each found cycle (and, with ``both_leaders``, the other leader)."""
+    states = []
+    for hands, leader in found:
+        for cycle_hands, cycle_leader in state_cycle(hands, leader):
+            states.append((cycle_hands, cycle_leader))
+            if both_leaders:
+                for other in range(len(cycle_hands)):
+                    if other != cycle_leader and cycle_hands[other]:
+                        states.append((cycle_hands, other))
+    return states
+
+
+def _kept(sequences, sizes, leaders, kept):
+    return [(_hands(sequences[k], sizes[k]), int(leaders[k])) for k in range(kept)]
+
+
+def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int = 1 << 20,
+                     pad_budget: int = 50_000_000, want: int = 16) -> Seeding:
+    """Full-size cycle states of ``deck`` (two players), grown from a small deck's cycles."""
+    target = list(deck.counts)
+    counts = [min(c, most) for c, most in zip(target, SMALL, strict=True)]
+    result = Seeding()
+    cards = np.repeat(np.arange(N_VALUES, dtype=np.uint8), counts)
+    n = len(cards)
+    keys = np.zeros(MAX_CYCLES, dtype=np.int64)
+    sequences = np.zeros((MAX_CYCLES, n), dtype=np.uint8)
+    sizes = np.zeros((MAX_CYCLES, players), dtype=np.int64)
+    leaders = np.zeros(MAX_CYCLES, dtype=np.int64)
+    tries_at = np.zeros(MAX_CYCLES, dtype=np.int64)
+    found_counts = np.zeros(3, dtype=np.int64)
+    kept = hunt_chunk(chunk_stream(seed, 0), cards, np.zeros((0, n), dtype=np.uint8),
+                      np.zeros((0, players), dtype=np.int64), np.zeros(0, dtype=np.int64),
+                      np.zeros(0, dtype=np.int64), small_tries, keys, sequences, sizes, leaders,
+                      tries_at, found_counts)
+    result.tries += int(found_counts[0])
+    result.loops += int(found_counts[1])
+    found = _kept(sequences, sizes, leaders, kept)
+    result.steps.append((n, len(found)))
+    while found and counts[1:] != target[1:]:
+        grown = []
+        missing = [v for v in range(1, N_VALUES) if counts[v] < target[v]]
+        for choice in missing + ([0] if counts[0] < target[0] else []):
+            grown = _grow(found, choice, n, players, result)
+            if grown:
+                counts[choice] += 1
+                break
+        found = grown
+        n += 1
+        result.steps.append((n, len(found)))
+    if not found:
+        return result
+    skeleton = _cycle_states(found, both_leaders=True)
+    skeleton += [(hands[::-1], (leader + 1) % 2) for hands, leader in skeleton]
+    sequences, sizes, leaders = _arrays(skeleton, n, players)
+    missing = target[0] - counts[0]
+    keys = np.zeros(want, dtype=np.int64)
+    out = np.zeros((want, n + missing), dtype=np.uint8)
+    out_sizes = np.zeros((want, players), dtype=np.int64)
+    out_leaders = np.zeros(want, dtype=np.int64)
+    pad_counts = np.zeros(2, dtype=np.int64)
+    kept = grow.pad_runs(sequences, sizes, leaders, missing, keys, out, out_sizes, out_leaders,
+                         pad_counts, pad_budget)
+    result.tries += int(pad_counts[0])
+    result.loops += int(pad_counts[1])
+    result.states = _kept(out, out_sizes, out_leaders, kept)
+    return result
+
+
+def _grow(found, value: int, n: int, players: int, result: Seeding):
+    states = _cycle_states(found, both_leaders=True)
+    sequences, sizes, leaders = _arrays(states, n, players)
+    keys = np.zeros(MAX_CYCLES, dtype=np.int64)
+    out = np.zeros((MAX_CYCLES, n + 1), dtype=np.uint8)
+    out_sizes = np.zeros((MAX_CYCLES, players), dtype=np.int64)
+    out_leaders = np.zeros(MAX_CYCLES, dtype=np.int64)
+    counts = np.zeros(2, dtype=np.int64)
+    kept = grow.grow_one(sequences, sizes, leaders, np.array([value], dtype=np.uint8), keys,
+                         out, out_sizes, out_leaders, counts)
+    result.tries += int(counts[0])
+    result.loops += int(counts[1])
+    return _kept(out, out_sizes, out_leaders, kept)
