@@ -1,9 +1,9 @@
 """Growing cycles of small decks into cycles of a large one, as kernels.
 
 Random states of a large deck practically never loop; those of a small, penalty-rich
-deck often do.  ``grow_one`` inserts one card of a given value at every place of every
-hand of each state given and keeps the cycles the results fall into (a cycle of a deck
-one card bigger); ``pad_runs`` inserts the missing plain cards as one run in each of two
+deck often do.  ``grow_one`` inserts a card, or a short block of cards, at every place of
+every hand of each state given and keeps the cycles the results fall into (cycles of a
+slightly bigger deck); ``pad_runs`` inserts the missing plain cards as one run in each of two
 hands, at every pair of places and every division of the run, and keeps the cycles met.
 """
 
@@ -32,39 +32,39 @@ def _keep(key, state, sizes, leader, kept, keys, states, state_sizes, leaders):
 
 
 @kernel
-def grow_one(sequences, sizes, leaders, values, keys, states, state_sizes, found_leaders,
+def grow_one(sequences, sizes, leaders, block, keys, states, state_sizes, found_leaders,
              counts):
-    """Insert one card of each of ``values`` at every place of each state; keep new cycles.
+    """Insert the cards ``block`` (in that order) at every place of each state; keep cycles.
 
-    ``states`` are one card longer than ``sequences``.  Returns the cycles kept
-    (at most ``len(keys)``); ``counts`` gets [tries, loops].
+    ``states`` are ``len(block)`` cards longer than ``sequences``.  Returns the cycles
+    kept (at most ``len(keys)``); ``counts`` gets [tries, loops].
     """
     players = sizes.shape[1]
     n = sequences.shape[1]
-    out = np.zeros(n + 1, dtype=np.uint8)
+    width = block.shape[0]
+    out = np.zeros(n + width, dtype=np.uint8)
     out_sizes = np.zeros(players, dtype=np.int64)
     flat = np.zeros((players, CAPACITY), dtype=np.uint8)
     row = np.zeros(RESULT_LEN, dtype=np.int64)
     kept = 0
     for s in range(sequences.shape[0]):
-        for v in range(values.shape[0]):
-            start = 0
-            for hand in range(players):
-                for place in range(sizes[s, hand] + 1):
-                    at = start + place
-                    out[:at] = sequences[s, :at]
-                    out[at] = values[v]
-                    out[at + 1:] = sequences[s, at:]
-                    out_sizes[:] = sizes[s]
-                    out_sizes[hand] += 1
-                    rules.deal_out(out, out_sizes, flat)
-                    rules.play_game(flat, out_sizes, leaders[s], 0, row)
-                    counts[0] += 1
-                    if row[R_OUTCOME] == LOOP:
-                        counts[1] += 1
-                        kept = _keep(row[R_CYCLE], out, out_sizes, leaders[s], kept, keys,
-                                     states, state_sizes, found_leaders)
-                start += sizes[s, hand]
+        start = 0
+        for hand in range(players):
+            for place in range(sizes[s, hand] + 1):
+                at = start + place
+                out[:at] = sequences[s, :at]
+                out[at:at + width] = block
+                out[at + width:] = sequences[s, at:]
+                out_sizes[:] = sizes[s]
+                out_sizes[hand] += width
+                rules.deal_out(out, out_sizes, flat)
+                rules.play_game(flat, out_sizes, leaders[s], 0, row)
+                counts[0] += 1
+                if row[R_OUTCOME] == LOOP:
+                    counts[1] += 1
+                    kept = _keep(row[R_CYCLE], out, out_sizes, leaders[s], kept, keys,
+                                 states, state_sizes, found_leaders)
+            start += sizes[s, hand]
     return kept
 
 

@@ -4,7 +4,8 @@
    each other penalty value of the target deck) loop often: keep their cycles.
 2. Grow: insert one missing penalty card at every place of every state of those cycles
    (either leader), keep what still loops, up to ``MAX_CYCLES`` cycles a size, until
-   every penalty card is in (plain cards when no penalty card can be added).
+   every penalty card is in; when no penalty card alone keeps a loop, a penalty card
+   with a plain card next to it, then a plain card, then two.
 3. Pad: insert the missing plain cards as one run in each hand, at every pair of
    places, into every state of those skeleton cycles and their mirrors, either leader.
 Everything is a pure function of the deck and the seed.
@@ -92,14 +93,14 @@ def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int =
     result.steps.append((n, len(found)))
     while found and counts[1:] != target[1:]:
         grown = []
-        missing = [v for v in range(1, N_VALUES) if counts[v] < target[v]]
-        for choice in missing + ([0] if counts[0] < target[0] else []):
-            grown = _grow(found, choice, n, players, result)
+        for block in _blocks(counts, target):
+            grown = _grow(found, block, n, players, result)
             if grown:
-                counts[choice] += 1
+                for card in block:
+                    counts[card] += 1
+                n += len(block)
                 break
         found = grown
-        n += 1
         result.steps.append((n, len(found)))
     if not found:
         return result
@@ -120,15 +121,28 @@ def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int =
     return result
 
 
-def _grow(found, value: int, n: int, players: int, result: Seeding):
+def _blocks(counts, target):
+    """What to insert next, in order: a missing penalty card alone, then with a plain card
+    before or after it, then a plain card, then two."""
+    missing = [v for v in range(1, N_VALUES) if counts[v] < target[v]]
+    plain = target[0] - counts[0]
+    blocks = [(v,) for v in missing]
+    if plain >= 1:
+        blocks += [(v, 0) for v in missing] + [(0, v) for v in missing] + [(0,)]
+    if plain >= 2:
+        blocks.append((0, 0))
+    return blocks
+
+
+def _grow(found, block, n: int, players: int, result: Seeding):
     states = _cycle_states(found, both_leaders=True)
     sequences, sizes, leaders = _arrays(states, n, players)
     keys = np.zeros(MAX_CYCLES, dtype=np.int64)
-    out = np.zeros((MAX_CYCLES, n + 1), dtype=np.uint8)
+    out = np.zeros((MAX_CYCLES, n + len(block)), dtype=np.uint8)
     out_sizes = np.zeros((MAX_CYCLES, players), dtype=np.int64)
     out_leaders = np.zeros(MAX_CYCLES, dtype=np.int64)
     counts = np.zeros(2, dtype=np.int64)
-    kept = grow.grow_one(sequences, sizes, leaders, np.array([value], dtype=np.uint8), keys,
+    kept = grow.grow_one(sequences, sizes, leaders, np.array(block, dtype=np.uint8), keys,
                          out, out_sizes, out_leaders, counts)
     result.tries += int(counts[0])
     result.loops += int(counts[1])
