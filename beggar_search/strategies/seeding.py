@@ -24,6 +24,7 @@ from ..engine.random import chunk_stream
 from .hunt import hunt_chunk
 
 MAX_CYCLES = 500  # cycles kept per deck size while growing
+MAX_STATES = 40_000  # states a growth step (or the padding) starts from
 SMALL = (8, 2, 3, 3, 3)  # the small deck: at most so many cards of each value
 
 
@@ -53,9 +54,12 @@ def _hands(sequence, sizes):
 
 
 def _cycle_states(found, both_leaders: bool):
-    """Every state of each found cycle (and, with ``both_leaders``, the other leader)."""
+    """Every state of each found cycle (and, with ``both_leaders``, the other leader),
+    cycle after cycle until ``MAX_STATES``."""
     states = []
     for hands, leader in found:
+        if len(states) >= MAX_STATES:
+            break
         for cycle_hands, cycle_leader in state_cycle(hands, leader):
             states.append((cycle_hands, cycle_leader))
             if both_leaders:
