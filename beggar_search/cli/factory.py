@@ -38,7 +38,8 @@ def _blocks(ctx, param, value):
 @click.option("--ignore-known", is_flag=True,
               help="Do not start from the results file's cycles nor the built-in Casella cycle.")
 @click.option("--seed-tries", type=click.IntRange(min=0), default=None,
-              help="Random states tried first, for cycles to start from [default: 0, or"
+              help="Seek first cycles with --seeding before the walk: random states to"
+                   " try (grow: any number above 0 runs it once) [default: 0, or"
                    f" {16 * SEED_CHUNK_TRIES:,} when there is nothing else to start from].")
 @click.option("--seeding", type=click.Choice(["random", "grow"]), default=None,
               help="How --seed-tries finds first cycles: random states, or grow small"
