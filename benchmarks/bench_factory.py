@@ -21,14 +21,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from census_truth import census_truth  # noqa: E402
+from census_truth import census_truth
 
-from beggar_search import driver  # noqa: E402
-from beggar_search.deck import Deck  # noqa: E402
-from beggar_search.family import islands  # noqa: E402
-from beggar_search.store import Store  # noqa: E402
-from beggar_search.strategies import FactoryStrategy, warm_up  # noqa: E402
-from beggar_search.strategies.factory import SEED_CHUNK_TRIES  # noqa: E402
+from beggar_search import driver
+from beggar_search.deck import Deck
+from beggar_search.family import islands
+from beggar_search.store import Store
+from beggar_search.strategies import FactoryStrategy, warm_up
+from beggar_search.strategies.factory import SEED_CHUNK_TRIES
 
 DECKS = ("plain=8,J=2,Q=2,K=2,A=2", "plain=10,J=2,Q=2,K=2,A=2", "plain=14,J=2,Q=2,K=2")
 

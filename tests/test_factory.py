@@ -101,7 +101,7 @@ def test_walk_from_a_deal_is_deterministic_resumable_and_worker_independent(tmp_
             job = next(plan)
             while job is PENDING:
                 job = next(plan)
-            store.add_chunk(run, job.chunk, driver.execute(job), lambda p: p, 0, 1.0)
+            store.add_chunk(run, strategy.record(job, driver.execute(job)), 0, 1.0)
         resumed = driver.resume(store, run.id, 1, quiet=True)
         assert catalogue(store, run.id) == whole
     assert resumed["deals"] == one["deals"] and resumed["loops"] == one["loops"]

@@ -9,7 +9,8 @@ from ..engine.moves import DEFAULT_BLOCKS, MOVE_NAMES
 from ..strategies.factory import SEED_CHUNK_TRIES, StartError, start_node
 from ..strategies.hunt import CASELLA
 from .common import UserError, deck_option, open_store, parse_deck
-from .search import launch, players_option, run_params, search_options
+from .options import search_options
+from .search import launch, players_option, run_params
 
 
 def _moves(ctx, param, value):
@@ -55,8 +56,7 @@ def _blocks(ctx, param, value):
               show_default=True, help="Budget of the backward search run on each cycle.")
 @search_options
 def factory(starts, ignore_known, seed_tries, seeding, move_names, blocks, deck_spec, players,
-            reach_states, workers, db_path, hours, seed, top_k, max_tricks, chunk_size, quiet,
-            as_json):
+            reach_states, options):
     """Find cycles near cycles, breadth first, until a generation finds nothing new.
 
     Every state of every known cycle is changed by every move (swap two cards, move
@@ -71,7 +71,7 @@ def factory(starts, ignore_known, seed_tries, seeding, move_names, blocks, deck_
     if not ignore_known:
         if deck == STANDARD and players == 2:
             entries.append(CASELLA)
-        with open_store(db_path) as store:
+        with open_store(options.db_path) as store:
             entries += [entry for _, entry in sorted(store.known_cycles(deck, players).items())]
     for text in starts:
         try:
@@ -85,8 +85,7 @@ def factory(starts, ignore_known, seed_tries, seeding, move_names, blocks, deck_
         seeding = "random" if deck.size <= 24 or players != 2 else "grow"
     if seeding == "grow" and players != 2:
         raise UserError("--seeding grow works for two players only")
-    params = run_params(deck_spec, players, seed, top_k, max_tricks, chunk_size, hours,
-                        starts=entries, moves=move_names, blocks=blocks,
-                        seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES), seeding=seeding,
-                        reach_states=reach_states)
-    launch("factory", params, db_path, workers, quiet, as_json)
+    params = run_params(deck_spec, players, options, starts=entries, moves=move_names,
+                        blocks=blocks, seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES),
+                        seeding=seeding, reach_states=reach_states)
+    launch("factory", params, options)

@@ -46,6 +46,7 @@ def grow_one(sequences, sizes, leaders, block, keys, states, state_sizes, found_
     out_sizes = np.zeros(players, dtype=np.int64)
     flat = np.zeros((players, CAPACITY), dtype=np.uint8)
     row = np.zeros(RESULT_LEN, dtype=np.int64)
+    scratch = rules.new_scratch(sizes.shape[1])
     kept = 0
     for s in range(sequences.shape[0]):
         start = 0
@@ -58,7 +59,7 @@ def grow_one(sequences, sizes, leaders, block, keys, states, state_sizes, found_
                 out_sizes[:] = sizes[s]
                 out_sizes[hand] += width
                 rules.deal_out(out, out_sizes, flat)
-                rules.play_game(flat, out_sizes, leaders[s], 0, row)
+                rules.play_game_with(flat, out_sizes, leaders[s], 0, row, scratch)
                 counts[0] += 1
                 if row[R_OUTCOME] == LOOP:
                     counts[1] += 1
@@ -82,6 +83,7 @@ def pad_runs(sequences, sizes, leaders, missing, keys, states, state_sizes, foun
     out_sizes = np.zeros(2, dtype=np.int64)
     flat = np.zeros((2, CAPACITY), dtype=np.uint8)
     row = np.zeros(RESULT_LEN, dtype=np.int64)
+    scratch = rules.new_scratch(sizes.shape[1])
     kept = 0
     for s in range(sequences.shape[0]):
         first, second = sizes[s, 0], sizes[s, 1]
@@ -118,7 +120,7 @@ def pad_runs(sequences, sizes, leaders, missing, keys, states, state_sizes, foun
                     if out_sizes[0] == 0 or out_sizes[1] == 0:
                         continue
                     rules.deal_out(out, out_sizes, flat)
-                    rules.play_game(flat, out_sizes, leaders[s], 0, row)
+                    rules.play_game_with(flat, out_sizes, leaders[s], 0, row, scratch)
                     counts[0] += 1
                     if row[R_OUTCOME] == LOOP:
                         counts[1] += 1

@@ -22,10 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import kernel
-
-# the set of states tried is an open-addressing table over rows, as reach's states are
-from ..reach import _lookup  # noqa: E402
 from . import rules
+from .closure import _lookup  # the set of states tried is a table as closure's states
 from .rules import CAPACITY, LOOP, R_CYCLE, R_OUTCOME, RESULT_LEN
 
 MOVE_NAMES = ("swap", "card", "block", "leader", "split")
@@ -278,7 +276,7 @@ def _state_row(hands, head, size, info, n, row):
 
 @kernel
 def _outcome(flat, sizes, leader, n, state, pile, trick_row, table, rows, keys, loops, own,
-             result):
+             result, scratch):
     """Whether a state's game loops, and into which cycle (0 when it ends).
 
     Its first ``MEMO_TRICKS`` tricks are played looking for a state tried already
@@ -296,7 +294,7 @@ def _outcome(flat, sizes, leader, n, state, pile, trick_row, table, rows, keys, 
         index = _lookup(rows, table, trick_row)[1]
         if index >= 0 and index != own:
             return loops[index] == 1, keys[index]
-    rules.play_game(flat, sizes, leader, 0, result)
+    rules.play_game_with(flat, sizes, leader, 0, result, scratch)
     if result[R_OUTCOME] == LOOP:
         return True, result[R_CYCLE]
     return False, np.int64(0)
@@ -331,7 +329,8 @@ def expand(sequences, sizes, leaders, own_keys, config, known, item, kept, found
     result = np.zeros(RESULT_LEN, dtype=np.int64)
     start_row = np.zeros(n + players + 1, dtype=np.uint8)
     trick_row = np.zeros(n + players + 1, dtype=np.uint8)
-    state = rules._new_state(players)
+    state = rules.new_state(players)
+    scratch = rules.new_scratch(players)
     pile = rules.new_pile()
     total = move_count(n, players, config)
     while item < sequences.shape[0]:
@@ -355,7 +354,8 @@ def expand(sequences, sizes, leaders, own_keys, config, known, item, kept, found
             stats[kind, ST_TRIES] += 1
             rules.deal_out(out, out_sizes, flat)
             loop, key = _outcome(flat, out_sizes, new_leader, n, state, pile, trick_row,
-                                 seen_table, seen_rows, seen_keys, seen_loops, used, result)
+                                 seen_table, seen_rows, seen_keys, seen_loops, used, result,
+                                 scratch)
             seen_keys[used] = key
             seen_loops[used] = 1 if loop else 0
             used += 1

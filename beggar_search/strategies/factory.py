@@ -30,13 +30,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..deck import Deal, Deck, DeckError
+from ..deck import Deal, Deck, DeckError, format_state, parse_state
 from ..engine import batch, moves
 from ..engine.batch import ChunkSummary
-from ..engine.game import cycle_key, cycle_name, play_state, state_cycle, state_text
+from ..engine.game import cycle_key, cycle_name, play_state, state_cycle
 from ..engine.random import chunk_stream
 from .base import PENDING, ChunkJob, Strategy
-from .hunt import _record_loop, hunt_chunk, parse_state, rotations
+from .hunt import _record_loop, hunt_chunk, rotations
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps
@@ -73,7 +73,7 @@ def cycle_node(hands, leader: int) -> CycleNode | None:
     if not states:
         return None
     result = play_state(hands, leader)
-    texts = [state_text(h, lead) for h, lead in states]
+    texts = [format_state(h, lead) for h, lead in states]
     first = texts.index(min(texts))
     texts = tuple(texts[first:] + texts[:first])  # play order from the least state
     first_hands, first_leader = parse_state(texts[0])
@@ -104,7 +104,7 @@ def start_node(text: str, deck: Deck, players: int) -> CycleNode:
 def renamed_states(text: str) -> list[str]:
     """A state with the players renamed, keeping their order of play (two players: swapped)."""
     hands, leader = parse_state(text)
-    return [state_text(h, lead) for h, lead in list(rotations(hands, leader))[1:]]
+    return [format_state(h, lead) for h, lead in list(rotations(hands, leader))[1:]]
 
 
 class FactoryStrategy(Strategy):
@@ -209,7 +209,7 @@ class FactoryStrategy(Strategy):
         from ..reach import reach_state
 
         players = self.players
-        tiny = state_text([[0, 1]] + [[0, 2]] * (players - 1), 0)
+        tiny = format_state([[0, 1]] + [[0, 2]] * (players - 1), 0)
         hands, leader = parse_state(tiny)
         node = cycle_node(hands, leader)
         work = {"phase": "walk", "generation": 0, "known": [],
