@@ -330,7 +330,8 @@ class Store:
         elif application != APPLICATION_ID:
             raise StoreError(f"{self.path} is not a beggar-search results file")
         self._check_schema(self.db.execute("PRAGMA user_version").fetchone()[0])
-        check = [row[0] for row in self.db.execute("PRAGMA quick_check(5)")]
+        # one line: SQLite's messages may hold line breaks
+        check = [" ".join(row[0].split()) for row in self.db.execute("PRAGMA quick_check(5)")]
         if check != ["ok"]:
             raise StoreError(self._damaged("; ".join(check)))
         if writing:
