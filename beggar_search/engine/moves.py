@@ -389,6 +389,18 @@ def expand(sequences, sizes, leaders, own_keys, config, known, item, kept, found
     return item, kept, used, links
 
 
+def state_arrays(states, n: int, players: int):
+    """States ``(hands, leader)`` as the arrays the kernels take: cards, hand sizes, leaders."""
+    sequences = np.zeros((len(states), n), dtype=np.uint8)
+    sizes = np.zeros((len(states), players), dtype=np.int64)
+    leaders = np.zeros(len(states), dtype=np.int64)
+    for s, (hands, leader) in enumerate(states):
+        sequences[s] = [c for hand in hands for c in hand]
+        sizes[s] = [len(hand) for hand in hands]
+        leaders[s] = leader
+    return sequences, sizes, leaders
+
+
 def describe_move(n: int, players: int, index: int, config: np.ndarray) -> str:
     """A move number in words, e.g. 'block 5 from 12 to slot 30' (places from 0)."""
     params = np.zeros(4, dtype=np.int64)

@@ -286,11 +286,7 @@ class FactoryStrategy(Strategy):
         n, players = self.deck.size, self.players
         items = work["items"]
         states = [parse_state(item["state"]) for item in items]
-        sequences = np.array([[c for hand in h for c in hand] for h, _ in states],
-                             dtype=np.uint8).reshape(len(items), n)
-        sizes = np.array([[len(hand) for hand in h] for h, _ in states],
-                         dtype=np.int64).reshape(len(items), players)
-        leaders = np.array([lead for _, lead in states], dtype=np.int64)
+        sequences, sizes, leaders = moves.state_arrays(states, n, players)
         per_state = int(moves.move_count(n, players, self.config))
         capacity = per_state + 64
         found = _FoundArrays(capacity, n, players)

@@ -21,7 +21,7 @@ from ..deck import Deal, Deck, format_state, parse_state
 from ..engine import batch, rules
 from ..engine.batch import ChunkSummary
 from ..engine.game import cycle_key, play_state, state_cycle
-from ..engine.moves import is_new_cycle
+from ..engine.moves import is_new_cycle, state_arrays
 from ..engine.random import below, chunk_stream, shuffle
 from ..jit import kernel
 from .base import ChunkJob, Strategy
@@ -168,15 +168,8 @@ class HuntStrategy(Strategy):
         _record_loop(batch.new_recorder(0, casella.deck.size), 0, casella)
 
     def _seed_arrays(self):
-        states = [parse_state(text) for text in self.params["seeds"]]
-        sequences = np.zeros((len(states), self.deck.size), dtype=np.uint8)
-        sizes = np.zeros((len(states), self.players), dtype=np.int64)
-        leaders = np.zeros(len(states), dtype=np.int64)
-        for s, (hands, leader) in enumerate(states):
-            sequences[s] = [c for hand in hands for c in hand]
-            sizes[s] = [len(hand) for hand in hands]
-            leaders[s] = leader
-        return sequences, sizes, leaders
+        return state_arrays([parse_state(text) for text in self.params["seeds"]],
+                            self.deck.size, self.players)
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
         from ..reach import reach_state

@@ -20,6 +20,7 @@ import numpy as np
 from ..deck import N_VALUES, Deck
 from ..engine import grow
 from ..engine.game import state_cycle
+from ..engine.moves import state_arrays
 from ..engine.random import chunk_stream
 from .hunt import hunt_chunk
 
@@ -36,17 +37,6 @@ class Seeding:
     tries: int = 0
     loops: int = 0
     steps: list = field(default_factory=list)  # (cards, cycles) per size reached
-
-
-def _arrays(states, n: int, players: int):
-    sequences = np.zeros((len(states), n), dtype=np.uint8)
-    sizes = np.zeros((len(states), players), dtype=np.int64)
-    leaders = np.zeros(len(states), dtype=np.int64)
-    for s, (hands, leader) in enumerate(states):
-        sequences[s] = [c for hand in hands for c in hand]
-        sizes[s] = [len(hand) for hand in hands]
-        leaders[s] = leader
-    return sequences, sizes, leaders
 
 
 def _hands(sequence, sizes):
@@ -110,7 +100,7 @@ def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int =
         return result
     skeleton = _cycle_states(found, both_leaders=True)
     skeleton += [(hands[::-1], (leader + 1) % 2) for hands, leader in skeleton]
-    sequences, sizes, leaders = _arrays(skeleton, n, players)
+    sequences, sizes, leaders = state_arrays(skeleton, n, players)
     missing = target[0] - counts[0]
     keys = np.zeros(want, dtype=np.int64)
     out = np.zeros((want, n + missing), dtype=np.uint8)
@@ -140,7 +130,7 @@ def _blocks(counts, target):
 
 def _grow(found, block, n: int, players: int, result: Seeding):
     states = _cycle_states(found, both_leaders=True)
-    sequences, sizes, leaders = _arrays(states, n, players)
+    sequences, sizes, leaders = state_arrays(states, n, players)
     keys = np.zeros(MAX_CYCLES, dtype=np.int64)
     out = np.zeros((MAX_CYCLES, n + len(block)), dtype=np.uint8)
     out_sizes = np.zeros((MAX_CYCLES, players), dtype=np.int64)
