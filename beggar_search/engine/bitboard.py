@@ -409,7 +409,9 @@ def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scra
     play_block(pens, los, his, size, split, leader, fast_limit(max_tricks), packed)
     # unpacked once: only a game the general engine replays can grow the loop arrays, and
     # batch.record gives the recorder back for it
-    counts, histogram, top_positions, top_rows, top_deals, _, _, _ = recorder
+    counts, histogram = recorder.counts, recorder.histogram
+    top_positions, top_rows, top_deals = (recorder.top_positions, recorder.top_rows,
+                                          recorder.top_deals)
     for i in range(size):
         if _write_row(packed[i], total, row):
             # record_game reads the deal only when it keeps the game on the leaderboard

@@ -216,7 +216,7 @@ def _record_loop(recorder, position: int, deal: Deal):
     flat, sizes = rules.pack_hands(deal.hands)
     row = np.zeros(rules.RESULT_LEN, dtype=np.int64)
     rules.play_game(flat, sizes, 0, 0, row)
-    counts, *board, loop_positions, loop_rows, loop_deals = recorder
-    return (counts, *board, *batch.record_loop(
-        position, row, np.array(deal.sequence, dtype=np.uint8), counts, loop_positions,
-        loop_rows, loop_deals))
+    positions, rows, deals = batch.record_loop(
+        position, row, np.array(deal.sequence, dtype=np.uint8), recorder.counts,
+        recorder.loop_positions, recorder.loop_rows, recorder.loop_deals)
+    return recorder._replace(loop_positions=positions, loop_rows=rows, loop_deals=deals)
