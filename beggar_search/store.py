@@ -10,6 +10,7 @@ and a cycle counts the distinct deals that reach it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -313,7 +314,7 @@ class Store:
         tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if application == 0 and tables == 0 and create:
             self.db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._committed():
                 application = self.db.execute("PRAGMA application_id").fetchone()[0]
                 tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
                 if application == 0 and tables == 0:
@@ -322,11 +323,6 @@ class Store:
                             self.db.execute(statement)
                     self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                     self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                self.db.execute("COMMIT")
-            except BaseException:
-                if self.db.in_transaction:
-                    self.db.execute("ROLLBACK")
-                raise
         elif application != APPLICATION_ID:
             raise StoreError(f"{self.path} is not a beggar-search results file")
         self._check_schema(self.db.execute("PRAGMA user_version").fetchone()[0])
@@ -363,13 +359,23 @@ class Store:
         except sqlite3.OperationalError as error:
             raise StoreError(f"{self.path} is in an older results format and cannot be"
                              f" upgraded here ({error})") from None
-        try:
+        with self._committed():
             version = self.db.execute("PRAGMA user_version").fetchone()[0]  # may be done now
             for step in range(version, SCHEMA_VERSION):
                 for statement in MIGRATIONS.get(step, []):
                     self.db.execute(statement)
             self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            self.db.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def _committed(self):
+        """Commit the transaction begun before the block when it ends; roll it back on error.
+
+        A block may end the transaction itself (a ROLLBACK when there is nothing to write).
+        """
+        try:
+            yield
+            if self.db.in_transaction:
+                self.db.execute("COMMIT")
         except BaseException:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
@@ -456,7 +462,7 @@ class Store:
         """
         now = time.time()
         self._patiently(lambda: self.db.execute("BEGIN IMMEDIATE"), patience=None)
-        try:
+        with self._committed():
             if self.db.execute("SELECT 1 FROM chunks WHERE run_id = ? AND chunk = ?",
                                (run.id, chunk.chunk)).fetchone():
                 self.db.execute("ROLLBACK")
@@ -507,11 +513,6 @@ class Store:
             record = None
             if best_after is not None and (best_before is None or best_after > best_before):
                 record = self.games(run.id, "longest", limit=1)[0]
-            self.db.execute("COMMIT")
-        except BaseException:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise
         return ChunkNews(record, new_cycles)
 
     def _best_cards(self, run_id: int) -> int | None:
