@@ -36,7 +36,7 @@ from ..engine.batch import ChunkSummary
 from ..engine.game import cycle_key, cycle_name, play_state, state_cycle
 from ..engine.random import chunk_stream
 from .base import PENDING, ChunkJob, Strategy
-from .hunt import _record_loop, hunt_chunk, rotations
+from .hunt import _record_loop, random_state_cycles, rotations
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps
@@ -239,24 +239,17 @@ class FactoryStrategy(Strategy):
         """Random states (shuffled cards, random split and leader); their new cycles."""
         clock = time.perf_counter()
         n, players = self.deck.size, self.players
-        keys = np.zeros(SEED_FOUND, dtype=np.int64)
-        sequences = np.zeros((SEED_FOUND, n), dtype=np.uint8)
-        sizes = np.zeros((SEED_FOUND, players), dtype=np.int64)
-        leaders = np.zeros(SEED_FOUND, dtype=np.int64)
-        positions = np.zeros(SEED_FOUND, dtype=np.int64)
-        counts = np.zeros(3, dtype=np.int64)
-        no_seeds = np.zeros((0, n), dtype=np.uint8)
-        kept = hunt_chunk(chunk_stream(self.params["seed"], chunk), self.deck.sorted_cards(),
-                          no_seeds, np.zeros((0, players), dtype=np.int64),
-                          np.zeros(0, dtype=np.int64), self._known(self.params["job"]), tries,
-                          keys, sequences, sizes, leaders, positions, counts)
+        met = random_state_cycles(chunk_stream(self.params["seed"], chunk),
+                                  self.deck.sorted_cards(), players,
+                                  self._known(self.params["job"]), tries, SEED_FOUND)
         found = []
-        for f in range(kept):
-            node = cycle_node(_split(sequences[f], sizes[f]), int(leaders[f]))
-            found.append(_found_entry(node, int(positions[f]), 0, None, "random state"))
+        for sequence, sizes, leader, position in zip(met.sequences, met.sizes, met.leaders,
+                                                     met.tries_at, strict=True):
+            node = cycle_node(_split(sequence, sizes), int(leader))
+            found.append(_found_entry(node, int(position), 0, None, "random state"))
         summary = ChunkSummary.from_recorder(batch.new_recorder(0, n), players,
                                              time.perf_counter() - clock)
-        summary.deals, summary.loops = int(counts[0]), int(counts[1])
+        summary.deals, summary.loops = met.tries, met.loops
         summary.cycles = found
         return summary
 

@@ -14,6 +14,7 @@ deal reaches it.
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 import numpy as np
 
@@ -118,6 +119,35 @@ def hunt_chunk(stream, cards, seeds, seed_sizes, seed_leaders, known, tries, fou
             found_tries[kept] = attempt
             kept += 1
     return kept
+
+
+class RandomCycles(NamedTuple):
+    """One state of each new cycle that random states met (rows 0.. of the arrays)."""
+
+    sequences: np.ndarray  # uint8 (found, cards): the state's hands concatenated
+    sizes: np.ndarray  # int64 (found, players)
+    leaders: np.ndarray  # int64 (found,)
+    tries_at: np.ndarray  # int64 (found,): the try that met it
+    tries: int
+    loops: int
+
+
+def random_state_cycles(stream, cards: np.ndarray, players: int, known: np.ndarray,
+                        tries: int, room: int) -> RandomCycles:
+    """``tries`` random states of the deck ``cards`` (any split, any leader); one state of
+    each cycle not in ``known`` (sorted keys) they met, ``room`` at most."""
+    n = len(cards)
+    keys = np.zeros(room, dtype=np.int64)
+    sequences = np.zeros((room, n), dtype=np.uint8)
+    sizes = np.zeros((room, players), dtype=np.int64)
+    leaders = np.zeros(room, dtype=np.int64)
+    tries_at = np.zeros(room, dtype=np.int64)
+    counts = np.zeros(3, dtype=np.int64)
+    kept = hunt_chunk(stream, cards, np.zeros((0, n), dtype=np.uint8),
+                      np.zeros((0, players), dtype=np.int64), np.zeros(0, dtype=np.int64),
+                      known, tries, keys, sequences, sizes, leaders, tries_at, counts)
+    return RandomCycles(sequences[:kept], sizes[:kept], leaders[:kept], tries_at[:kept],
+                        int(counts[0]), int(counts[1]))
 
 
 def rotations(hands, leader: int):

@@ -22,7 +22,7 @@ from ..engine import grow
 from ..engine.game import state_cycle
 from ..engine.moves import state_arrays
 from ..engine.random import chunk_stream
-from .hunt import hunt_chunk
+from .hunt import random_state_cycles
 
 MAX_CYCLES = 500  # cycles kept per deck size while growing
 MAX_STATES = 40_000  # states a growth step (or the padding) starts from
@@ -71,19 +71,11 @@ def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int =
     result = Seeding()
     cards = np.repeat(np.arange(N_VALUES, dtype=np.uint8), counts)
     n = len(cards)
-    keys = np.zeros(MAX_CYCLES, dtype=np.int64)
-    sequences = np.zeros((MAX_CYCLES, n), dtype=np.uint8)
-    sizes = np.zeros((MAX_CYCLES, players), dtype=np.int64)
-    leaders = np.zeros(MAX_CYCLES, dtype=np.int64)
-    tries_at = np.zeros(MAX_CYCLES, dtype=np.int64)
-    found_counts = np.zeros(3, dtype=np.int64)
-    kept = hunt_chunk(chunk_stream(seed, 0), cards, np.zeros((0, n), dtype=np.uint8),
-                      np.zeros((0, players), dtype=np.int64), np.zeros(0, dtype=np.int64),
-                      np.zeros(0, dtype=np.int64), small_tries, keys, sequences, sizes, leaders,
-                      tries_at, found_counts)
-    result.tries += int(found_counts[0])
-    result.loops += int(found_counts[1])
-    found = _kept(sequences, sizes, leaders, kept)
+    met = random_state_cycles(chunk_stream(seed, 0), cards, players,
+                              np.zeros(0, dtype=np.int64), small_tries, MAX_CYCLES)
+    result.tries += met.tries
+    result.loops += met.loops
+    found = _kept(met.sequences, met.sizes, met.leaders, len(met.leaders))
     result.steps.append((n, len(found)))
     while found and counts[1:] != target[1:]:
         grown = []
