@@ -6,7 +6,7 @@ import click
 
 from ..deck import STANDARD
 from ..engine.moves import DEFAULT_BLOCKS, MOVE_NAMES
-from ..strategies.factory import SEED_CHUNK_TRIES, StartError, start_node
+from ..strategies.factory import SEED_CHUNK_TRIES, SEED_ROUNDS, StartError, start_node
 from ..strategies.hunt import CASELLA
 from .common import UserError, deck_option, open_store, parse_deck
 from .options import search_options
@@ -40,8 +40,13 @@ def _blocks(ctx, param, value):
               help="Do not start from the results file's cycles nor the built-in Casella cycle.")
 @click.option("--seed-tries", type=click.IntRange(min=0), default=None,
               help="Seek first cycles with --seeding before the walk: random states to"
-                   " try (grow: any number above 0 runs it once) [default: 0, or"
+                   " try in each round (grow: any number above 0 runs it once a round)"
+                   " [default: 0, or"
                    f" {16 * SEED_CHUNK_TRIES:,} when there is nothing else to start from].")
+@click.option("--seed-rounds", type=click.IntRange(1, 1 << 20), default=None,
+              help="Seeding rounds at most: after the first, each once the walk has closed,"
+                   " while nothing is known yet or the round before met a new cycle (an"
+                   f" island moves do not reach) [default: {SEED_ROUNDS} from nothing, else 1].")
 @click.option("--seeding", type=click.Choice(["random", "grow"]), default=None,
               help="How --seed-tries finds first cycles: random states, or grow small"
                    " decks' cycles card by card and pad the plain cards in (two players)"
@@ -55,8 +60,8 @@ def _blocks(ctx, param, value):
 @click.option("--reach-states", type=click.IntRange(min=1), default=5_000_000,
               show_default=True, help="Budget of the backward search run on each cycle.")
 @search_options
-def factory(starts, ignore_known, seed_tries, seeding, move_names, blocks, deck_spec, players,
-            reach_states, options):
+def factory(starts, ignore_known, seed_tries, seed_rounds, seeding, move_names, blocks,
+            deck_spec, players, reach_states, options):
     """Find cycles near cycles, breadth first, until a generation finds nothing new.
 
     Every state of every known cycle is changed by every move (swap two cards, move
@@ -79,6 +84,8 @@ def factory(starts, ignore_known, seed_tries, seeding, move_names, blocks, deck_
         except StartError as error:
             raise UserError(f"--from {error}") from None
     entries = list(starts) + entries
+    if seed_rounds is None:
+        seed_rounds = 1 if entries else SEED_ROUNDS
     if seed_tries is None:
         seed_tries = 0 if entries else 16 * SEED_CHUNK_TRIES
     if seeding is None:
@@ -87,5 +94,6 @@ def factory(starts, ignore_known, seed_tries, seeding, move_names, blocks, deck_
         raise UserError("--seeding grow works for two players only")
     params = run_params(deck_spec, players, options, starts=entries, moves=move_names,
                         blocks=blocks, seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES),
-                        seeding=seeding, reach_states=reach_states)
+                        seed_rounds=seed_rounds, seeding=seeding,
+                        reach_states=reach_states)
     launch("factory", params, options)

@@ -11,9 +11,11 @@ how it was found (parent cycle and move).  Players renamed (for two players: the
 mirror image, hands swapped) a cycle is the same up to names: it is catalogued, its
 fair deals stored, but its states are not expanded a second time.
 
-Chunks.  A run may begin with ``seed_chunks`` chunks of random states, or one chunk of
-skeleton and pad (``seeding = 'grow'``, see ``seeding``), for a deck where nothing is
-known; the cycles they meet join generation 0.  Then each generation
+Chunks.  A run may begin with a seeding round: ``seed_chunks`` chunks of random states,
+or one chunk of skeleton and pad (``seeding = 'grow'``, see ``seeding``), for a deck
+where nothing is known; the cycles they meet join generation 0.  Once the walk has
+closed, further rounds (up to ``seed_rounds``) seek cycles in islands that no move
+reaches, while nothing is known yet or the round before met a new cycle.  Each generation
 is a list of whole states (cycles by id, each cycle's states in notation order)
 packed into chunks of about ``chunk_size`` move numbers, numbered on from the last
 chunk of the generation before.  The chunks of a generation are planned only when
@@ -40,6 +42,7 @@ from .hunt import _record_loop, random_state_cycles, rotations
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps
+SEED_ROUNDS = 64  # seeding rounds of a run from nothing, at most
 
 
 class StartError(ValueError):
@@ -123,6 +126,7 @@ class FactoryStrategy(Strategy):
         params.setdefault("blocks", list(moves.DEFAULT_BLOCKS))
         params.setdefault("seed_chunks", 0)
         params.setdefault("seeding", "random")
+        params.setdefault("seed_rounds", 1)
         params.setdefault("reach_states", 5_000_000)
         return params
 
@@ -149,35 +153,57 @@ class FactoryStrategy(Strategy):
         return ChunkJob(self.name, chunk, deals, {**self.params, "job": work})
 
     def plan(self, done: set[int]):
-        """Seeding chunks, then generation after generation until one finds nothing."""
-        seeding = range(int(self.params.get("seed_chunks") or 0))
-        if self.params.get("seeding") == "grow" and seeding:
-            seeding = range(1)
+        """Seeding rounds and generations, until nothing new comes of either.
+
+        A seeding round is ``seed_chunks`` chunks of random states (or one chunk of
+        skeleton and pad); the cycles it meets join the generation about to be walked.
+        Up to ``seed_rounds`` rounds: the first before any walk, each later one once the
+        walk has closed, while the run knows no cycle yet or the round before met a new
+        one (a new island: moves never led there).
+        """
+        per_round = int(self.params.get("seed_chunks") or 0)
+        if self.params.get("seeding") == "grow" and per_round:
+            per_round = 1
+        rounds = int(self.params.get("seed_rounds") or 1) if per_round else 0
         starts = [start_node(text, self.deck, self.players) for text in self.params["starts"]]
         known: set[str] = set()
         frontier = _representatives(starts, known)
-        for chunk in seeding:
-            if chunk not in done:
-                yield self._job(chunk, SEED_CHUNK_TRIES,
-                                {"phase": "seed", "known": sorted(known)})
-        while not self._stored(seeding):
-            yield PENDING
-        base, generation = len(seeding), 0
-        frontier += _representatives(self._generation_nodes(0), known)
-        while frontier:
-            frontier.sort(key=lambda node: node.cycle)
-            chunks = self._pack(frontier)
-            known_list = sorted(known)
-            for offset, items in enumerate(chunks):
-                if base + offset not in done:
-                    yield self._job(base + offset, sum(i["moves"] for i in items),
-                                    {"phase": "walk", "generation": generation,
-                                     "items": items, "known": known_list})
-            while not self._stored(range(base, base + len(chunks))):
-                yield PENDING
-            base += len(chunks)
-            generation += 1
-            frontier = _representatives(self._generation_nodes(generation), known)
+        base, generation, round_ = 0, 0, 0
+        while True:
+            if round_ < rounds:
+                chunks = range(base, base + per_round)
+                for chunk in chunks:
+                    if chunk not in done:
+                        yield self._job(chunk, SEED_CHUNK_TRIES,
+                                        {"phase": "seed", "known": sorted(known),
+                                         "generation": generation, "round": round_})
+                while not self._stored(chunks):
+                    yield PENDING
+                base, round_ = base + per_round, round_ + 1
+                seeded = _representatives(self._generation_nodes(generation), known)
+                if not seeded and known:
+                    rounds = round_  # a round met nothing new: seeding is done
+                frontier += seeded
+            else:
+                frontier += _representatives(self._generation_nodes(generation), known)
+            if not frontier:
+                if round_ < rounds:
+                    continue
+                return
+            while frontier:
+                frontier.sort(key=lambda node: node.cycle)
+                chunks = self._pack(frontier)
+                known_list = sorted(known)
+                for offset, items in enumerate(chunks):
+                    if base + offset not in done:
+                        yield self._job(base + offset, sum(i["moves"] for i in items),
+                                        {"phase": "walk", "generation": generation,
+                                         "items": items, "known": known_list})
+                while not self._stored(range(base, base + len(chunks))):
+                    yield PENDING
+                base += len(chunks)
+                generation += 1
+                frontier = _representatives(self._generation_nodes(generation), known)
 
     def _generation_nodes(self, generation: int) -> list[CycleNode]:
         nodes = []
@@ -235,6 +261,10 @@ class FactoryStrategy(Strategy):
     def _known(self, work) -> np.ndarray:
         return np.array(sorted(cycle_key(name) for name in work["known"]), dtype=np.int64)
 
+    def _seed_generation(self) -> int:
+        """The generation a seeding round's cycles join (the walk that follows it)."""
+        return int(self.params["job"].get("generation", 0))
+
     def _seed_chunk(self, chunk: int, tries: int) -> ChunkSummary:
         """Random states (shuffled cards, random split and leader); their new cycles."""
         clock = time.perf_counter()
@@ -246,7 +276,8 @@ class FactoryStrategy(Strategy):
         for sequence, sizes, leader, position in zip(met.sequences, met.sizes, met.leaders,
                                                      met.tries_at, strict=True):
             node = cycle_node(_split(sequence, sizes), int(leader))
-            found.append(_found_entry(node, int(position), 0, None, "random state"))
+            found.append(_found_entry(node, int(position), self._seed_generation(), None,
+                                      "random state"))
         summary = ChunkSummary.from_recorder(batch.new_recorder(0, n), players,
                                              time.perf_counter() - clock)
         summary.deals, summary.loops = met.tries, met.loops
@@ -258,13 +289,14 @@ class FactoryStrategy(Strategy):
         from .seeding import skeleton_and_pad
 
         clock = time.perf_counter()
-        grown = skeleton_and_pad(self.deck, self.params["seed"], self.players)
+        grown = skeleton_and_pad(self.deck, self.params["seed"], self.players, chunk=chunk)
         known = set(self.params["job"]["known"])
         found = []
         for position, (hands, leader) in enumerate(grown.states):
             node = cycle_node(hands, leader)
             if node is not None and node.cycle not in known:
-                found.append(_found_entry(node, position, 0, None, "grown"))
+                found.append(_found_entry(node, position, self._seed_generation(), None,
+                                          "grown"))
         summary = ChunkSummary.from_recorder(batch.new_recorder(0, self.deck.size),
                                              self.players, time.perf_counter() - clock)
         summary.deals, summary.loops = grown.tries, grown.loops

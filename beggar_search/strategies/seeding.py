@@ -64,14 +64,15 @@ def _kept(sequences, sizes, leaders, kept):
 
 
 def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int = 1 << 20,
-                     pad_budget: int = 50_000_000, want: int = 16) -> Seeding:
-    """Full-size cycle states of ``deck`` (two players), grown from a small deck's cycles."""
+                     pad_budget: int = 50_000_000, want: int = 16, chunk: int = 0) -> Seeding:
+    """Full-size cycle states of ``deck`` (two players), grown from a small deck's cycles
+    (random states from the stream of chunk ``chunk`` of the run seeded ``seed``)."""
     target = list(deck.counts)
     counts = [min(c, most) for c, most in zip(target, SMALL, strict=True)]
     result = Seeding()
     cards = np.repeat(np.arange(N_VALUES, dtype=np.uint8), counts)
     n = len(cards)
-    met = random_state_cycles(chunk_stream(seed, 0), cards, players,
+    met = random_state_cycles(chunk_stream(seed, chunk), cards, players,
                               np.zeros(0, dtype=np.int64), small_tries, MAX_CYCLES)
     result.tries += met.tries
     result.loops += met.loops
