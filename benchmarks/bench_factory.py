@@ -28,16 +28,21 @@ from beggar_search.deck import Deck
 from beggar_search.family import islands
 from beggar_search.store import Store
 from beggar_search.strategies import FactoryStrategy, warm_up
-from beggar_search.strategies.factory import SEED_CHUNK_TRIES
+from beggar_search.strategies.factory import SEED_CHUNK_TRIES, SEED_ROUNDS
 
 DECKS = ("plain=8,J=2,Q=2,K=2,A=2", "plain=10,J=2,Q=2,K=2,A=2", "plain=14,J=2,Q=2,K=2")
 
 
-def factory_run(folder: str, name: str, deck: str, starts, seed_chunks: int, workers: int):
-    """One factory run into a fresh file: its catalogue, fair loops, moves and timing."""
+def factory_run(folder: str, name: str, deck: str, starts, seed_chunks: int, workers: int,
+                seeding: str = "random"):
+    """One factory run into a fresh file: its catalogue, fair loops, moves and timing.
+
+    Seeding (when ``seed_chunks``) as the command line does from nothing: up to
+    ``SEED_ROUNDS`` rounds."""
     params = FactoryStrategy.prepare({
         "deck": deck, "players": 2, "seed": 1, "top_k": 0, "max_tricks": None,
-        "chunk_size": None, "hours": None, "starts": list(starts), "seed_chunks": seed_chunks})
+        "chunk_size": None, "hours": None, "starts": list(starts), "seed_chunks": seed_chunks,
+        "seed_rounds": SEED_ROUNDS if seed_chunks else 1, "seeding": seeding})
     with Store(Path(folder) / f"{name}.sqlite") as store:
         clock = time.perf_counter()
         summary = driver.start(store, "factory", params, workers, quiet=True)
@@ -51,7 +56,7 @@ def factory_run(folder: str, name: str, deck: str, starts, seed_chunks: int, wor
                 "tries": summary["deals"], "seconds": seconds}
 
 
-def measure(deck: str, seed_tries: int, workers: int) -> dict:
+def measure(deck: str, seed_tries: int, workers: int, seeding: str = "random") -> dict:
     truth = {c: set(d) for c, d in census_truth(Deck.parse(deck))["cycles"].items()}
     fair = set(truth)
     warm_up("factory", FactoryStrategy.prepare({
@@ -59,7 +64,7 @@ def measure(deck: str, seed_tries: int, workers: int) -> dict:
         "chunk_size": None, "hours": None, "starts": [], "seed_chunks": 0}))
     with tempfile.TemporaryDirectory() as folder:
         nothing = factory_run(folder, "nothing", deck, [], -(-seed_tries // SEED_CHUNK_TRIES),
-                              workers)
+                              workers, seeding)
         walks, covered = [], set()
         while covered < fair:
             seed = min(fair - covered, key=lambda c: (-len(truth[c]), c))
@@ -97,6 +102,9 @@ def measure(deck: str, seed_tries: int, workers: int) -> dict:
                                 "tries": sum(w["tries"] for w in walks),
                                 "seconds": round(sum(w["seconds"] for w in walks), 1)},
         "from_nothing": {"found": len(from_nothing), "seed_tries": seed_tries,
+                         "seeding": seeding,
+                         "seeded_rounds": len({r["generation"] for r in nothing["rows"]
+                                               if r["move"] in ("random state", "grown")}),
                          "tries": nothing["tries"], "seconds": round(nothing["seconds"], 1),
                          "islands_reached": len({island[c] for c in from_nothing}),
                          "cycles_met": len(nothing["rows"]),
@@ -107,7 +115,8 @@ def measure(deck: str, seed_tries: int, workers: int) -> dict:
 
 def table(results) -> str:
     lines = ["| deck | fair cycles / deals | islands (sizes) | one seed: island found, tries, s |"
-             " one seed per island: cycles, deals, s | from nothing: cycles, islands, tries, s |",
+             " one seed per island: cycles, deals, s | from nothing: cycles, islands,"
+             " rounds that met cycles, tries, s |",
              "|---|---|---|---|---|---|"]
     for r in results:
         s, u, z = r["seed"], r["one_seed_per_island"], r["from_nothing"]
@@ -119,7 +128,8 @@ def table(results) -> str:
             f" | {u['found']}/{r['fair_cycles']} ({100 * u['found'] / r['fair_cycles']:.0f}%),"
             f" {u['deals']}/{r['fair_deals']}, {u['seconds']}"
             f" | {z['found']}/{r['fair_cycles']} ({100 * z['found'] / r['fair_cycles']:.0f}%),"
-            f" {z['islands_reached']}/{r['islands']}, {z['tries']:,}, {z['seconds']} |")
+            f" {z['islands_reached']}/{r['islands']}, {z['seeded_rounds']}, {z['tries']:,},"
+            f" {z['seconds']} |")
     lines.append("")
     lines.append("Yield per move kind, from nothing (distinct states tried / loops / new cycles):")
     for r in results:
@@ -134,11 +144,13 @@ def main(argv=None) -> None:
     parser.add_argument("--deck", action="append", default=None)
     parser.add_argument("--seed-tries", type=int, default=16 * SEED_CHUNK_TRIES)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seeding", choices=("random", "grow"), default="random",
+                        help="how the run from nothing seeds (grow: two players only)")
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
     results = []
     for deck in args.deck or DECKS:
-        results.append(measure(deck, args.seed_tries, args.workers))
+        results.append(measure(deck, args.seed_tries, args.workers, args.seeding))
         print(json.dumps({k: v for k, v in results[-1].items() if k != "walks"}),
               file=sys.stderr, flush=True)
     print(table(results))

@@ -32,6 +32,19 @@ def _keep(key, state, sizes, leader, kept, keys, states, state_sizes, leaders):
 
 
 @kernel
+def _play_and_keep(state, sizes, leader, flat, row, scratch, counts, kept, keys, states,
+                   state_sizes, leaders):
+    """Play a state; when it loops, keep its cycle (``_keep``).  Returns the cycles kept."""
+    rules.deal_out(state, sizes, flat)
+    rules.play_game_with(flat, sizes, leader, 0, row, scratch)
+    counts[0] += 1
+    if row[R_OUTCOME] != LOOP:
+        return kept
+    counts[1] += 1
+    return _keep(row[R_CYCLE], state, sizes, leader, kept, keys, states, state_sizes, leaders)
+
+
+@kernel
 def grow_one(sequences, sizes, leaders, block, keys, states, state_sizes, found_leaders,
              counts):
     """Insert the cards ``block`` (in that order) at every place of each state; keep cycles.
@@ -58,13 +71,8 @@ def grow_one(sequences, sizes, leaders, block, keys, states, state_sizes, found_
                 out[at + width:] = sequences[s, at:]
                 out_sizes[:] = sizes[s]
                 out_sizes[hand] += width
-                rules.deal_out(out, out_sizes, flat)
-                rules.play_game_with(flat, out_sizes, leaders[s], 0, row, scratch)
-                counts[0] += 1
-                if row[R_OUTCOME] == LOOP:
-                    counts[1] += 1
-                    kept = _keep(row[R_CYCLE], out, out_sizes, leaders[s], kept, keys,
-                                 states, state_sizes, found_leaders)
+                kept = _play_and_keep(out, out_sizes, leaders[s], flat, row, scratch, counts,
+                                      kept, keys, states, state_sizes, found_leaders)
             start += sizes[s, hand]
     return kept
 
@@ -119,11 +127,7 @@ def pad_runs(sequences, sizes, leaders, missing, keys, states, state_sizes, foun
                     out_sizes[1] = second + missing - p
                     if out_sizes[0] == 0 or out_sizes[1] == 0:
                         continue
-                    rules.deal_out(out, out_sizes, flat)
-                    rules.play_game_with(flat, out_sizes, leaders[s], 0, row, scratch)
-                    counts[0] += 1
-                    if row[R_OUTCOME] == LOOP:
-                        counts[1] += 1
-                        kept = _keep(row[R_CYCLE], out, out_sizes, leaders[s], kept, keys,
-                                     states, state_sizes, found_leaders)
+                    kept = _play_and_keep(out, out_sizes, leaders[s], flat, row, scratch,
+                                          counts, kept, keys, states, state_sizes,
+                                          found_leaders)
     return kept
