@@ -9,9 +9,11 @@ import numpy as np
 from ..jit import kernel
 
 
-def chunk_stream(seed: int, chunk: int) -> np.ndarray:
-    """The generator state (int64[4]) for chunk number ``chunk`` of a run seeded ``seed``."""
-    sequence = np.random.SeedSequence(entropy=int(seed), spawn_key=(int(chunk),))
+def chunk_stream(seed: int, chunk: int, part: int = 0) -> np.ndarray:
+    """The generator state (int64[4]) for chunk number ``chunk`` of a run seeded ``seed``
+    (``part`` > 0: another stream of the same chunk, for a second kind of draw)."""
+    key = (int(chunk),) if part == 0 else (int(chunk), int(part))
+    sequence = np.random.SeedSequence(entropy=int(seed), spawn_key=key)
     state = sequence.generate_state(4, dtype=np.uint64).view(np.int64)
     if not state.any():  # xoshiro's one forbidden state
         state[0] = 1

@@ -15,7 +15,8 @@ Chunks.  A run may begin with a seeding round: ``seed_chunks`` chunks of random 
 or one chunk of skeleton and pad (``seeding = 'grow'``, see ``seeding``), for a deck
 where nothing is known; the cycles they meet join generation 0.  Once the walk has
 closed, further rounds (up to ``seed_rounds``) seek cycles in islands that no move
-reaches, while nothing is known yet or the round before met a new cycle.  Each generation
+reaches, while nothing is known yet, then until as many rounds in a row as it took to
+meet the first cycle have met nothing new.  Each generation
 is a list of whole states (cycles by id, each cycle's states in notation order)
 packed into chunks of about ``chunk_size`` move numbers, numbered on from the last
 chunk of the generation before.  The chunks of a generation are planned only when
@@ -33,9 +34,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..deck import Deal, Deck, DeckError, format_state, parse_state
-from ..engine import batch, moves
+from ..engine import batch, moves, rules
 from ..engine.batch import ChunkSummary
 from ..engine.game import cycle_key, cycle_name, play_state, state_cycle
+from ..engine.kernels import RANDOM, choose
 from ..engine.random import chunk_stream
 from .base import PENDING, ChunkJob, Strategy
 from .hunt import _record_loop, random_state_cycles, rotations
@@ -43,6 +45,9 @@ from .hunt import _record_loop, random_state_cycles, rotations
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps
 SEED_ROUNDS = 64  # seeding rounds of a run from nothing, at most
+# random fair deals a random seeding chunk also plays (the fast kernels play them about
+# four times as fast as the general engine plays random states)
+SEED_CHUNK_FAIR = 4 * SEED_CHUNK_TRIES
 
 
 class StartError(ValueError):
@@ -127,6 +132,10 @@ class FactoryStrategy(Strategy):
         params.setdefault("seed_chunks", 0)
         params.setdefault("seeding", "random")
         params.setdefault("seed_rounds", 1)
+        params.setdefault("seed_fair_deals", SEED_CHUNK_FAIR)
+        if not params.get("engine"):  # the kernel the seeding's fair deals are played with
+            params["engine"] = choose(Deck.parse(params["deck"]), int(params["players"]),
+                                      RANDOM).name
         params.setdefault("reach_states", 5_000_000)
         return params
 
@@ -158,8 +167,9 @@ class FactoryStrategy(Strategy):
         A seeding round is ``seed_chunks`` chunks of random states (or one chunk of
         skeleton and pad); the cycles it meets join the generation about to be walked.
         Up to ``seed_rounds`` rounds: the first before any walk, each later one once the
-        walk has closed, while the run knows no cycle yet or the round before met a new
-        one (a new island: moves never led there).
+        walk has closed, while the run knows no cycle yet, or until as many rounds in a
+        row as it took to meet the first cycle (one at least) have met no new one (new
+        islands: moves never led there).
         """
         per_round = int(self.params.get("seed_chunks") or 0)
         if self.params.get("seeding") == "grow" and per_round:
@@ -169,6 +179,7 @@ class FactoryStrategy(Strategy):
         known: set[str] = set()
         frontier = _representatives(starts, known)
         base, generation, round_ = 0, 0, 0
+        patience, idle = 1, 0  # rounds in a row that met nothing new, and how many end it
         while True:
             if round_ < rounds:
                 chunks = range(base, base + per_round)
@@ -181,8 +192,11 @@ class FactoryStrategy(Strategy):
                     yield PENDING
                 base, round_ = base + per_round, round_ + 1
                 seeded = _representatives(self._generation_nodes(generation), known)
-                if not seeded and known:
-                    rounds = round_  # a round met nothing new: seeding is done
+                if not known:
+                    patience = round_ + 1
+                idle = 0 if seeded else idle + 1
+                if known and idle >= patience:
+                    rounds = round_  # seeding is done
                 frontier += seeded
             else:
                 frontier += _representatives(self._generation_nodes(generation), known)
@@ -266,21 +280,42 @@ class FactoryStrategy(Strategy):
         return int(self.params["job"].get("generation", 0))
 
     def _seed_chunk(self, chunk: int, tries: int) -> ChunkSummary:
-        """Random states (shuffled cards, random split and leader); their new cycles."""
+        """Random states (shuffled cards, random split and leader), then random fair deals;
+        the new cycles they meet.
+
+        Either finds first cycles faster on some decks: random states on decks whose
+        uneven splits loop readily, fair deals (played by the fast kernels) where only
+        fair-reachable cycles have a basin worth the name.
+        """
         clock = time.perf_counter()
         n, players = self.deck.size, self.players
+        known = self._known(self.params["job"])
         met = random_state_cycles(chunk_stream(self.params["seed"], chunk),
-                                  self.deck.sorted_cards(), players,
-                                  self._known(self.params["job"]), tries, SEED_FOUND)
-        found = []
+                                  self.deck.sorted_cards(), players, known, tries, SEED_FOUND)
+        found, names = [], set()
         for sequence, sizes, leader, position in zip(met.sequences, met.sizes, met.leaders,
                                                      met.tries_at, strict=True):
             node = cycle_node(_split(sequence, sizes), int(leader))
+            names.add(node.cycle)
             found.append(_found_entry(node, int(position), self._seed_generation(), None,
                                       "random state"))
+        deals = int(self.params.get("seed_fair_deals") or 0)
+        recorder = batch.Recorder(*self.engine.random_chunk(
+            chunk_stream(self.params["seed"], chunk, part=1), deals,
+            batch.new_recorder(0, n)))
+        split = np.array(self.deck.split(players), dtype=np.int64)
+        for k in range(int(recorder.counts[batch.C_LOOPS_KEPT])):
+            cycle = cycle_name(recorder.loop_rows[k, rules.R_CYCLE])
+            if cycle in names or cycle_key(cycle) in known or len(found) >= 2 * SEED_FOUND:
+                continue
+            names.add(cycle)
+            node = cycle_node(_split(recorder.loop_deals[k], split), 0)
+            found.append(_found_entry(node, tries + int(recorder.loop_positions[k]),
+                                      self._seed_generation(), None, "random fair deal"))
         summary = ChunkSummary.from_recorder(batch.new_recorder(0, n), players,
                                              time.perf_counter() - clock)
-        summary.deals, summary.loops = met.tries, met.loops
+        summary.deals = met.tries + int(recorder.counts[batch.C_DEALS])
+        summary.loops = met.loops + int(recorder.counts[batch.C_LOOPS])
         summary.cycles = found
         return summary
 
