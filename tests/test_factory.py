@@ -11,11 +11,17 @@ from beggar_search.cli import cli, main
 from beggar_search.family import islands
 from beggar_search.store import Store
 from beggar_search.strategies import PENDING, FactoryStrategy
-from beggar_search.strategies.factory import SEED_CHUNK_FAIR, SEED_CHUNK_TRIES, start_node
+from beggar_search.strategies.factory import (
+    SEED_CHUNK_FAIR,
+    SEED_CHUNK_TRIES,
+    SEED_PATIENCE,
+    start_node,
+)
 
 TINY = "plain=5,J=2,Q=1,K=1"
 EIGHT = "plain=8,J=2,Q=2,K=2,A=2"
 EIGHT_LOOP = "---A-J--/JQ-K-KQA"  # a looping deal of EIGHT (from its census)
+SEEDED = ("random state", "random fair deal")  # how seeding rounds' cycles were met
 
 
 def factory_params(deck, starts=(), seed_chunks=0, chunk=3000, players=2, **more):
@@ -122,8 +128,8 @@ def test_seeding_rounds_reach_islands_that_moves_do_not_join(tmp_path):
             seeds = store.db.execute(
                 "SELECT count(*) FROM chunks WHERE run_id = ? AND deals = ?",
                 (summary["run"], SEED_CHUNK_TRIES + SEED_CHUNK_FAIR)).fetchone()[0]
-        assert seeds == (1 if rounds == 1 else len({row[2] for row in found[rounds, workers]})
-                         + 1)  # a round for each generation, and the last one met nothing
+        met = len({row[2] for row in found[rounds, workers] if row[4] in SEEDED})
+        assert seeds == 1 if rounds == 1 else met + SEED_PATIENCE <= seeds <= rounds
     fair_found = {row[0] for row in found[64, 1] if row[6]}
     assert len({row[0] for row in found[1, 1]}) < 0.6 * fair < 0.9 * fair <= len(fair_found)
     assert found[64, 1] == found[64, 2]

@@ -15,8 +15,8 @@ Chunks.  A run may begin with a seeding round: ``seed_chunks`` chunks of random 
 or one chunk of skeleton and pad (``seeding = 'grow'``, see ``seeding``), for a deck
 where nothing is known; the cycles they meet join generation 0.  Once the walk has
 closed, further rounds (up to ``seed_rounds``) seek cycles in islands that no move
-reaches, while nothing is known yet, then until as many rounds in a row as it took to
-meet the first cycle have met nothing new.  Each generation
+reaches, while nothing is known yet, then until ``SEED_PATIENCE`` rounds in a row (or
+as many as the first cycle took) have met nothing new.  Each generation
 is a list of whole states (cycles by id, each cycle's states in notation order)
 packed into chunks of about ``chunk_size`` move numbers, numbered on from the last
 chunk of the generation before.  The chunks of a generation are planned only when
@@ -45,6 +45,7 @@ from .hunt import _record_loop, random_state_cycles, rotations
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps
 SEED_ROUNDS = 64  # seeding rounds of a run from nothing, at most
+SEED_PATIENCE = 8  # rounds in a row meeting nothing new that end the seeding, at least
 # random fair deals a random seeding chunk also plays (the fast kernels play them about
 # four times as fast as the general engine plays random states)
 SEED_CHUNK_FAIR = 4 * SEED_CHUNK_TRIES
@@ -167,9 +168,9 @@ class FactoryStrategy(Strategy):
         A seeding round is ``seed_chunks`` chunks of random states (or one chunk of
         skeleton and pad); the cycles it meets join the generation about to be walked.
         Up to ``seed_rounds`` rounds: the first before any walk, each later one once the
-        walk has closed, while the run knows no cycle yet, or until as many rounds in a
-        row as it took to meet the first cycle (one at least) have met no new one (new
-        islands: moves never led there).
+        walk has closed, while the run knows no cycle yet, then until ``SEED_PATIENCE``
+        rounds in a row, or as many as it took to meet the first cycle if more, have met
+        no new one (new islands: moves never led there).
         """
         per_round = int(self.params.get("seed_chunks") or 0)
         if self.params.get("seeding") == "grow" and per_round:
@@ -179,7 +180,8 @@ class FactoryStrategy(Strategy):
         known: set[str] = set()
         frontier = _representatives(starts, known)
         base, generation, round_ = 0, 0, 0
-        patience, idle = 1, 0  # rounds in a row that met nothing new, and how many end it
+        patience, idle = SEED_PATIENCE, 0  # rounds in a row that met nothing new, and how
+        # many end the seeding
         while True:
             if round_ < rounds:
                 chunks = range(base, base + per_round)
@@ -193,7 +195,7 @@ class FactoryStrategy(Strategy):
                 base, round_ = base + per_round, round_ + 1
                 seeded = _representatives(self._generation_nodes(generation), known)
                 if not known:
-                    patience = round_ + 1
+                    patience = max(SEED_PATIENCE, round_ + 1)
                 idle = 0 if seeded else idle + 1
                 if known and idle >= patience:
                     rounds = round_  # seeding is done
