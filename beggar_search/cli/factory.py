@@ -40,7 +40,7 @@ def _blocks(ctx, param, value):
               help="Do not start from the results file's cycles nor the built-in Casella cycle.")
 @click.option("--seed-tries", type=click.IntRange(min=0), default=None,
               help="Seek first cycles with --seeding before the walk: random states to"
-                   " try in each round (grow: any number above 0 runs it once a round)"
+                   " try in each round (grow: any number above 0 runs it twice a round)"
                    " [default: 0, or"
                    f" {16 * SEED_CHUNK_TRIES:,} when there is nothing else to start from].")
 @click.option("--seed-rounds", type=click.IntRange(1, 1 << 20), default=None,

@@ -12,7 +12,7 @@ mirror image, hands swapped) a cycle is the same up to names: it is catalogued, 
 fair deals stored, but its states are not expanded a second time.
 
 Chunks.  A run may begin with a seeding round: ``seed_chunks`` chunks of random states,
-or one chunk of skeleton and pad (``seeding = 'grow'``, see ``seeding``), for a deck
+or ``GROW_CHUNKS`` chunks of skeleton and pad (``seeding = 'grow'``, see ``seeding``), for a deck
 where nothing is known; the cycles they meet join generation 0.  Once the walk has
 closed, further rounds (up to ``seed_rounds``) seek cycles in islands that no move
 reaches, while nothing is known yet, then until ``SEED_PATIENCE`` rounds in a row (or
@@ -45,6 +45,7 @@ from .hunt import _record_loop, random_state_cycles, rotations
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps
 SEED_ROUNDS = 64  # seeding rounds of a run from nothing, at most
+GROW_CHUNKS = 2  # skeleton-and-pad chunks a round (each its own stream), for two workers
 SEED_PATIENCE = 8  # rounds in a row meeting nothing new that end the seeding, at least
 # random fair deals a random seeding chunk also plays (the fast kernels play them about
 # four times as fast as the general engine plays random states)
@@ -165,8 +166,9 @@ class FactoryStrategy(Strategy):
     def plan(self, done: set[int]):
         """Seeding rounds and generations, until nothing new comes of either.
 
-        A seeding round is ``seed_chunks`` chunks of random states (or one chunk of
-        skeleton and pad); the cycles it meets join the generation about to be walked.
+        A seeding round is ``seed_chunks`` chunks of random states (or ``GROW_CHUNKS``
+        chunks of skeleton and pad); the cycles it meets join the generation about to be
+        walked.
         Up to ``seed_rounds`` rounds: the first before any walk, each later one once the
         walk has closed, while the run knows no cycle yet, then until ``SEED_PATIENCE``
         rounds in a row, or as many as it took to meet the first cycle if more, have met
@@ -174,7 +176,7 @@ class FactoryStrategy(Strategy):
         """
         per_round = int(self.params.get("seed_chunks") or 0)
         if self.params.get("seeding") == "grow" and per_round:
-            per_round = 1
+            per_round = GROW_CHUNKS
         rounds = int(self.params.get("seed_rounds") or 1) if per_round else 0
         starts = [start_node(text, self.deck, self.players) for text in self.params["starts"]]
         known: set[str] = set()
