@@ -63,10 +63,12 @@ def _kept(sequences, sizes, leaders, kept):
     return [(_hands(sequences[k], sizes[k]), int(leaders[k])) for k in range(kept)]
 
 
-def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int = 1 << 20,
-                     pad_budget: int = 50_000_000, want: int = 16, chunk: int = 0) -> Seeding:
-    """Full-size cycle states of ``deck`` (two players), grown from a small deck's cycles
-    (random states from the stream of chunk ``chunk`` of the run seeded ``seed``)."""
+def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = 1 << 20,
+                   chunk: int = 0) -> Seeding:
+    """Steps 1 and 2: skeleton cycles of ``deck`` (every penalty card in, plain cards
+    missing) grown from a small deck's cycles (random states from the stream of chunk
+    ``chunk`` of the run seeded ``seed``).  ``states`` holds one state of each cycle of
+    the largest size reached; ``steps`` ends with that size."""
     target = list(deck.counts)
     counts = [min(c, most) for c, most in zip(target, SMALL, strict=True)]
     result = Seeding()
@@ -89,12 +91,28 @@ def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int =
                 break
         found = grown
         result.steps.append((n, len(found)))
-    if not found:
+    result.states = found
+    return result
+
+
+def skeleton_states(found) -> list:
+    """Every state of the skeleton cycles ``found``, either leader, as they are and
+    mirrored."""
+    states = _cycle_states(found, both_leaders=True)
+    return states + [(hands[::-1], (leader + 1) % 2) for hands, leader in states]
+
+
+def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int = 1 << 20,
+                     pad_budget: int = 50_000_000, want: int = 16, chunk: int = 0) -> Seeding:
+    """Full-size cycle states of ``deck`` (two players), grown from a small deck's cycles
+    (random states from the stream of chunk ``chunk`` of the run seeded ``seed``)."""
+    result = grow_skeletons(deck, seed, players, small_tries, chunk)
+    found, result.states = result.states, []
+    if not found:  # growth stalled before every penalty card was in
         return result
-    skeleton = _cycle_states(found, both_leaders=True)
-    skeleton += [(hands[::-1], (leader + 1) % 2) for hands, leader in skeleton]
-    sequences, sizes, leaders = state_arrays(skeleton, n, players)
-    missing = target[0] - counts[0]
+    n = result.steps[-1][0]
+    sequences, sizes, leaders = state_arrays(skeleton_states(found), n, players)
+    missing = deck.size - n
     keys = np.zeros(want, dtype=np.int64)
     out = np.zeros((want, n + missing), dtype=np.uint8)
     out_sizes = np.zeros((want, players), dtype=np.int64)
