@@ -403,6 +403,9 @@ class Store:
         target = self.path if not self.path.exists() else self.path.with_name(
             f"{self.path.name}.rescued-{int(time.time())}.sqlite")
         self.db.execute("VACUUM INTO ?", (str(target),))
+        with contextlib.closing(sqlite3.connect(target)) as copy, copy:
+            # nothing runs on the copy: its runs can be resumed from it
+            copy.execute("UPDATE runs SET status = 'stopped' WHERE status = 'running'")
         raise StoreError(f"{self.path} was deleted or replaced while the search ran;"
                          f" everything stored so far was written to {target}")
 

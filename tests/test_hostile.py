@@ -582,6 +582,8 @@ def test_a_results_file_deleted_during_a_search_is_written_back(tmp_path, whole_
     message = fails_in_one_line(subprocess.CompletedProcess([], process.returncode, out, err))
     assert "deleted or replaced" in message and f"written to {db}" in message
     assert chunks_stored(db) >= 2
+    with sqlite3.connect(db) as copy:  # nothing runs on the copy: it says so
+        assert copy.execute("SELECT status FROM runs").fetchall() == [("stopped",)]
     resumed = subprocess.run(command("search", "resume", "--db", str(db), "--quiet"),
                              capture_output=True, text=True, timeout=600)
     assert resumed.returncode == 0, resumed.stderr
