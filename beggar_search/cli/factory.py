@@ -45,8 +45,9 @@ def _blocks(ctx, param, value):
                    f" {16 * SEED_CHUNK_TRIES:,} when there is nothing else to start from].")
 @click.option("--seed-rounds", type=click.IntRange(1, 1 << 20), default=None,
               help="Seeding rounds at most: after the first, each once the walk has closed,"
-                   " while nothing is known yet, then until 8 rounds in a row (or as many"
-                   " as the first cycle took) meet no new cycle (islands moves do not reach)"
+                   " while nothing is known yet, then until 8 rounds in a row (grow: 2; or"
+                   " as many as the first cycle took) meet no new cycle (islands moves do"
+                   " not reach)"
                    f" [default: {SEED_ROUNDS} from nothing, else 1].")
 @click.option("--seeding", type=click.Choice(["random", "grow"]), default=None,
               help="How --seed-tries finds first cycles: random states, or grow small"

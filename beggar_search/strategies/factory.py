@@ -47,6 +47,7 @@ SEED_FOUND = 64  # cycles a seeding chunk keeps
 SEED_ROUNDS = 64  # seeding rounds of a run from nothing, at most
 GROW_CHUNKS = 2  # skeleton-and-pad chunks a round (each its own stream), for two workers
 SEED_PATIENCE = 8  # rounds in a row meeting nothing new that end the seeding, at least
+GROW_PATIENCE = 2  # the same for skeleton-and-pad rounds (minutes each on a large deck)
 # random fair deals a random seeding chunk also plays (the fast kernels play them about
 # four times as fast as the general engine plays random states)
 SEED_CHUNK_FAIR = 4 * SEED_CHUNK_TRIES
@@ -171,19 +172,22 @@ class FactoryStrategy(Strategy):
         walked.
         Up to ``seed_rounds`` rounds: the first before any walk, each later one once the
         walk has closed, while the run knows no cycle yet, then until ``SEED_PATIENCE``
-        rounds in a row, or as many as it took to meet the first cycle if more, have met
-        no new one (new islands: moves never led there).
+        rounds in a row (``GROW_PATIENCE`` for skeleton and pad), or as many as it took to
+        meet the first cycle if more, have met no new one (new islands: moves never led
+        there).
         """
+        grows = self.params.get("seeding") == "grow"
         per_round = int(self.params.get("seed_chunks") or 0)
-        if self.params.get("seeding") == "grow" and per_round:
+        if grows and per_round:
             per_round = GROW_CHUNKS
         rounds = int(self.params.get("seed_rounds") or 1) if per_round else 0
         starts = [start_node(text, self.deck, self.players) for text in self.params["starts"]]
         known: set[str] = set()
         frontier = _representatives(starts, known)
         base, generation, round_ = 0, 0, 0
-        patience, idle = SEED_PATIENCE, 0  # rounds in a row that met nothing new, and how
-        # many end the seeding
+        floor = GROW_PATIENCE if grows else SEED_PATIENCE
+        patience, idle = floor, 0  # rounds in a row that met nothing new, and how many end
+        # the seeding
         while True:
             if round_ < rounds:
                 chunks = range(base, base + per_round)
@@ -197,7 +201,7 @@ class FactoryStrategy(Strategy):
                 base, round_ = base + per_round, round_ + 1
                 seeded = _representatives(self._generation_nodes(generation), known)
                 if not known:
-                    patience = max(SEED_PATIENCE, round_ + 1)
+                    patience = max(floor, round_ + 1)
                 idle = 0 if seeded else idle + 1
                 if known and idle >= patience:
                     rounds = round_  # seeding is done
