@@ -157,6 +157,7 @@ def test_bad_from_is_one_line_and_exit_2(tmp_path, capsys):
             code = exit_.code
         err = capsys.readouterr().err
         assert code == 2 and err.count("\n") == 1 and "--from" in err, (bad, err)
+        assert not (tmp_path / "x.sqlite").exists()  # no results file made for nothing
 
 
 def test_factory_command_and_export(tmp_path):

@@ -74,17 +74,19 @@ def factory(starts, ignore_known, seed_tries, seed_rounds, seeding, move_names, 
     `export --what cycles` lists the family; `plot family` draws it.
     """
     deck = parse_deck(deck_spec)
+    for text in starts:  # checked before the results file is opened (or made)
+        try:
+            start_node(text, deck, players)
+        except StartError as error:
+            raise UserError(f"--from {error}") from None
+    if seeding == "grow" and players != 2:
+        raise UserError("--seeding grow works for two players only")
     entries = []
     if not ignore_known:
         if deck == STANDARD and players == 2:
             entries.append(CASELLA)
         with open_store(options.db_path) as store:
             entries += [entry for _, entry in sorted(store.known_cycles(deck, players).items())]
-    for text in starts:
-        try:
-            start_node(text, deck, players)
-        except StartError as error:
-            raise UserError(f"--from {error}") from None
     entries = list(starts) + entries
     if seed_rounds is None:
         seed_rounds = 1 if entries else SEED_ROUNDS
@@ -92,8 +94,6 @@ def factory(starts, ignore_known, seed_tries, seed_rounds, seeding, move_names, 
         seed_tries = 0 if entries else 16 * SEED_CHUNK_TRIES
     if seeding is None:
         seeding = "random" if deck.size <= 24 or players != 2 else "grow"
-    if seeding == "grow" and players != 2:
-        raise UserError("--seeding grow works for two players only")
     params = run_params(deck_spec, players, options, starts=entries, moves=move_names,
                         blocks=blocks, seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES),
                         seed_rounds=seed_rounds, seeding=seeding,
