@@ -292,13 +292,15 @@ def tiny_disk(tmp_path):
 
 
 def fill(folder):
-    """Fill the file system of ``folder``; returns the filler file."""
+    """Fill the file system of ``folder``; returns the filler file.
+
+    Unbuffered, so that closing it has nothing left to write to the full disk (a
+    buffered file raised ENOSPC again on close, now and then)."""
     filler = folder / "filler"
-    with open(filler, "wb") as handle:
+    with open(filler, "wb", buffering=0) as handle:
         try:
             while True:
                 handle.write(b"\0" * 65536)
-                handle.flush()
         except OSError:
             pass
     return filler
@@ -308,7 +310,12 @@ def fill(folder):
 def test_a_full_disk_stops_the_run_in_one_line_and_resume_completes(tiny_disk, whole_sweep):
     db = tiny_disk / "f.sqlite"
     process = sweep_under_way(db, 3)
-    filler = fill(tiny_disk)
+    try:
+        filler = fill(tiny_disk)
+    except BaseException:
+        process.kill()
+        process.communicate()
+        raise
     out, err = process.communicate(timeout=300)
     if process.returncode == 0:
         pytest.skip("the run ended before the disk was full")
