@@ -24,9 +24,10 @@ import numpy as np
 from beggar_search.deck import Deck, format_state, parse_state
 from beggar_search.engine import rules
 from beggar_search.engine.game import cycle_name, play_state
-from beggar_search.engine.moves import state_arrays
+from beggar_search.engine.grow import play_and_keep
+from beggar_search.engine.moves import state_arrays, state_hands
 from beggar_search.engine.random import below, chunk_stream
-from beggar_search.engine.rules import CAPACITY, LOOP, R_CYCLE, R_OUTCOME, RESULT_LEN
+from beggar_search.engine.rules import CAPACITY, RESULT_LEN
 from beggar_search.jit import kernel
 from beggar_search.strategies.seeding import grow_skeletons, skeleton_states
 
@@ -76,22 +77,8 @@ def pad_random_runs(sequences, sizes, leaders, missing, fewest, most, stream, tr
         out_sizes[1] = w - out_sizes[0]
         if out_sizes[0] == 0 or out_sizes[1] == 0:
             continue
-        rules.deal_out(out, out_sizes, flat)
-        rules.play_game_with(flat, out_sizes, leaders[s], 0, row, scratch)
-        counts[0] += 1
-        if row[R_OUTCOME] != LOOP:
-            continue
-        counts[1] += 1
-        fresh = True
-        for k in range(kept):
-            if keys[k] == row[R_CYCLE]:
-                fresh = False
-        if fresh and kept < keys.shape[0]:
-            keys[kept] = row[R_CYCLE]
-            states[kept] = out
-            state_sizes[kept] = out_sizes
-            state_leaders[kept] = leaders[s]
-            kept += 1
+        kept = play_and_keep(out, out_sizes, leaders[s], flat, row, scratch, counts, kept, keys,
+                             states, state_sizes, state_leaders)
     return kept
 
 
@@ -114,10 +101,9 @@ def work(deck_spec: str, seed: int, worker: int, seconds: float, fewest: int, mo
         kept = pad_random_runs(sequences, sizes, leaders, missing, fewest, most, stream, CHUNK,
                                keys, states, state_sizes, state_leaders, counts)
         for k in range(kept):
-            first = int(state_sizes[k, 0])
-            cards = states[k].tolist()
             met.setdefault(cycle_name(keys[k]),
-                           format_state([cards[:first], cards[first:]], int(state_leaders[k])))
+                           format_state(state_hands(states[k], state_sizes[k]),
+                                        int(state_leaders[k])))
         chunk += 1
     queue.put((int(counts[0]), int(counts[1]), met))
 

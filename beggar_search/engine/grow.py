@@ -32,7 +32,7 @@ def _keep(key, state, sizes, leader, kept, keys, states, state_sizes, leaders):
 
 
 @kernel
-def _play_and_keep(state, sizes, leader, flat, row, scratch, counts, kept, keys, states,
+def play_and_keep(state, sizes, leader, flat, row, scratch, counts, kept, keys, states,
                    state_sizes, leaders):
     """Play a state; when it loops, keep its cycle (``_keep``).  Returns the cycles kept."""
     rules.deal_out(state, sizes, flat)
@@ -71,7 +71,7 @@ def grow_one(sequences, sizes, leaders, block, keys, states, state_sizes, found_
                 out[at + width:] = sequences[s, at:]
                 out_sizes[:] = sizes[s]
                 out_sizes[hand] += width
-                kept = _play_and_keep(out, out_sizes, leaders[s], flat, row, scratch, counts,
+                kept = play_and_keep(out, out_sizes, leaders[s], flat, row, scratch, counts,
                                       kept, keys, states, state_sizes, found_leaders)
             start += sizes[s, hand]
     return kept
@@ -127,7 +127,7 @@ def pad_runs(sequences, sizes, leaders, missing, keys, states, state_sizes, foun
                     out_sizes[1] = second + missing - p
                     if out_sizes[0] == 0 or out_sizes[1] == 0:
                         continue
-                    kept = _play_and_keep(out, out_sizes, leaders[s], flat, row, scratch,
+                    kept = play_and_keep(out, out_sizes, leaders[s], flat, row, scratch,
                                           counts, kept, keys, states, state_sizes,
                                           found_leaders)
     return kept

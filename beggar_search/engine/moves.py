@@ -401,6 +401,12 @@ def state_arrays(states, n: int, players: int):
     return sequences, sizes, leaders
 
 
+def state_hands(sequence, sizes) -> list[list[int]]:
+    """The hands of a state laid out as kernel arrays (its cards and hand sizes), as lists:
+    the inverse of ``state_arrays`` for one state."""
+    return [list(map(int, hand)) for hand in np.split(sequence, np.cumsum(sizes)[:-1])]
+
+
 def describe_move(n: int, players: int, index: int, config: np.ndarray) -> str:
     """A move number in words, e.g. 'block 5 from 12 to slot 30' (places from 0)."""
     params = np.zeros(4, dtype=np.int64)

@@ -303,7 +303,7 @@ class FactoryStrategy(Strategy):
         found, names = [], set()
         for sequence, sizes, leader, position in zip(met.sequences, met.sizes, met.leaders,
                                                      met.tries_at, strict=True):
-            node = cycle_node(_split(sequence, sizes), int(leader))
+            node = cycle_node(moves.state_hands(sequence, sizes), int(leader))
             names.add(node.cycle)
             found.append(_found_entry(node, int(position), self._seed_generation(), None,
                                       "random state"))
@@ -317,7 +317,7 @@ class FactoryStrategy(Strategy):
             if cycle in names or cycle_key(cycle) in known or len(found) >= 2 * SEED_FOUND:
                 continue
             names.add(cycle)
-            node = cycle_node(_split(recorder.loop_deals[k], split), 0)
+            node = cycle_node(moves.state_hands(recorder.loop_deals[k], split), 0)
             found.append(_found_entry(node, tries + int(recorder.loop_positions[k]),
                                       self._seed_generation(), None, "random fair deal"))
         summary = ChunkSummary.from_recorder(batch.new_recorder(0, n), players,
@@ -377,7 +377,7 @@ class FactoryStrategy(Strategy):
         generation = int(work["generation"])
         entries = []
         for f in range(kept):
-            node = cycle_node(_split(found.sequences[f], found.sizes[f]),
+            node = cycle_node(moves.state_hands(found.sequences[f], found.sizes[f]),
                               int(found.leaders[f]))
             where = int(found.items[f])
             entries.append(_found_entry(
@@ -438,10 +438,6 @@ class _FoundArrays:
             bigger = np.zeros((2 * array.shape[0],) + array.shape[1:], dtype=array.dtype)
             bigger[: array.shape[0]] = array
             setattr(self, name, bigger)
-
-
-def _split(sequence, sizes) -> list[list[int]]:
-    return [list(map(int, hand)) for hand in np.split(sequence, np.cumsum(sizes)[:-1])]
 
 
 def _representatives(nodes, known: set[str]) -> list[CycleNode]:

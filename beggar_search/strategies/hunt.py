@@ -22,7 +22,7 @@ from ..deck import Deal, Deck, format_state, parse_state
 from ..engine import batch, rules
 from ..engine.batch import ChunkSummary
 from ..engine.game import cycle_key, play_state, state_cycle
-from ..engine.moves import is_new_cycle, state_arrays
+from ..engine.moves import is_new_cycle, state_arrays, state_hands
 from ..engine.random import below, chunk_stream, shuffle
 from ..jit import kernel
 from .base import ChunkJob, Strategy
@@ -220,8 +220,7 @@ class HuntStrategy(Strategy):
         recorder = batch.new_recorder(0, self.deck.size)
         cycles = []
         for f in range(kept):
-            hands = [list(map(int, hand)) for hand in
-                     np.split(found_sequences[f], np.cumsum(found_sizes[f])[:-1])]
+            hands = state_hands(found_sequences[f], found_sizes[f])
             leader, position = int(found_leaders[f]), int(found_tries[f])
             reached = reach_state(hands, leader, self.deck,  # a states budget: deterministic
                                   max_states=self.params["reach_states"])

@@ -20,7 +20,7 @@ import numpy as np
 from ..deck import N_VALUES, Deck
 from ..engine import grow
 from ..engine.game import state_cycle
-from ..engine.moves import state_arrays
+from ..engine.moves import state_arrays, state_hands
 from ..engine.random import chunk_stream
 from .hunt import random_state_cycles
 
@@ -37,10 +37,6 @@ class Seeding:
     tries: int = 0
     loops: int = 0
     steps: list = field(default_factory=list)  # (cards, cycles) per size reached
-
-
-def _hands(sequence, sizes):
-    return [list(map(int, h)) for h in np.split(sequence, np.cumsum(sizes)[:-1])]
 
 
 def _cycle_states(found, both_leaders: bool):
@@ -60,7 +56,7 @@ def _cycle_states(found, both_leaders: bool):
 
 
 def _kept(sequences, sizes, leaders, kept):
-    return [(_hands(sequences[k], sizes[k]), int(leaders[k])) for k in range(kept)]
+    return [(state_hands(sequences[k], sizes[k]), int(leaders[k])) for k in range(kept)]
 
 
 def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = 1 << 20,
