@@ -376,15 +376,14 @@ def expand(sequences, sizes, leaders, own_keys, config, known, item, kept, found
                         link_keys[links] = key
                         links += 1
                 continue
-            if is_new_cycle(known, found_keys, kept, key):
-                stats[kind, ST_NEW] += 1
-                found_keys[kept] = key
-                found_sequences[kept] = out
-                found_sizes[kept] = out_sizes
-                found_leaders[kept] = new_leader
-                found_items[kept] = item
-                found_moves[kept] = move
-                kept += 1
+            stats[kind, ST_NEW] += 1
+            found_keys[kept] = key
+            found_sequences[kept] = out
+            found_sizes[kept] = out_sizes
+            found_leaders[kept] = new_leader
+            found_items[kept] = item
+            found_moves[kept] = move
+            kept += 1
         item += 1
     return item, kept, used, links
 

@@ -40,7 +40,7 @@ from ..engine.game import cycle_key, cycle_name, play_state, state_cycle
 from ..engine.kernels import RANDOM, choose
 from ..engine.random import chunk_stream
 from .base import PENDING, ChunkJob, Strategy
-from .hunt import _record_loop, random_state_cycles, rotations
+from .hunt import CASELLA, _record_loop, random_state_cycles, rotations
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps
@@ -206,8 +206,6 @@ class FactoryStrategy(Strategy):
                 if known and idle >= patience:
                     rounds = round_  # seeding is done
                 frontier += seeded
-            else:
-                frontier += _representatives(self._generation_nodes(generation), known)
             if not frontier:
                 if round_ < rounds:
                     continue
@@ -266,9 +264,10 @@ class FactoryStrategy(Strategy):
         tiny_params = {**self.params, "deck": f"plain={players},J=1,Q={players - 1}",
                        "job": work}
         FactoryStrategy(tiny_params).run_chunk(ChunkJob(self.name, 0, 1, tiny_params))
-        seed_params = {**tiny_params, "job": {"phase": "seed", "known": []}}
+        seed_params = {**tiny_params, "seed_fair_deals": 16,
+                       "job": {"phase": "seed", "known": []}}
         FactoryStrategy(seed_params)._seed_chunk(0, 16)
-        casella = Deal.parse("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA")
+        casella = Deal.parse(CASELLA)
         reach_state([list(h) for h in casella.hands], 0, max_states=3000)
         _record_loop(batch.new_recorder(0, casella.deck.size), 0, casella)
 
@@ -313,8 +312,9 @@ class FactoryStrategy(Strategy):
             batch.new_recorder(0, n)))
         split = np.array(self.deck.split(players), dtype=np.int64)
         for k in range(int(recorder.counts[batch.C_LOOPS_KEPT])):
-            cycle = cycle_name(recorder.loop_rows[k, rules.R_CYCLE])
-            if cycle in names or cycle_key(cycle) in known or len(found) >= 2 * SEED_FOUND:
+            key = recorder.loop_rows[k, rules.R_CYCLE]
+            cycle = cycle_name(key)
+            if cycle in names or key in known or len(found) >= 2 * SEED_FOUND:
                 continue
             names.add(cycle)
             node = cycle_node(moves.state_hands(recorder.loop_deals[k], split), 0)
