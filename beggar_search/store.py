@@ -120,16 +120,14 @@ CREATE TABLE IF NOT EXISTS histogram (
 );
 """
 
-# what opening a file of an older schema version adds to it, version by version
+SCHEMA_STATEMENTS = [statement for statement in SCHEMA.split(";") if statement.strip()]
+
+# what opening a file of an older schema version changes in its tables, version by
+# version; the tables a version added come from SCHEMA itself (all IF NOT EXISTS)
 MIGRATIONS = {
     1: [f"ALTER TABLE cycles ADD COLUMN {column}" for column in (
         "generation INTEGER", "parent TEXT", "move TEXT", "mirror TEXT", "own_mirror INTEGER",
-        "reach_depth INTEGER", "fair_deals INTEGER", "fair_deals_swapped INTEGER")]
-    + ["CREATE TABLE IF NOT EXISTS moves (run_id INTEGER NOT NULL REFERENCES runs(id),"
-       " move TEXT NOT NULL, tries INTEGER NOT NULL, loops INTEGER NOT NULL,"
-       " cycles INTEGER NOT NULL, PRIMARY KEY (run_id, move))",
-       "CREATE TABLE IF NOT EXISTS links (run_id INTEGER NOT NULL REFERENCES runs(id),"
-       " source TEXT NOT NULL, target TEXT NOT NULL, PRIMARY KEY (run_id, source, target))"],
+        "reach_depth INTEGER", "fair_deals INTEGER", "fair_deals_swapped INTEGER")],
 }
 CATALOGUE = ("generation", "parent", "move", "mirror", "own_mirror", "reach_depth", "fair_deals",
              "fair_deals_swapped")
@@ -318,9 +316,8 @@ class Store:
                 application = self.db.execute("PRAGMA application_id").fetchone()[0]
                 tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
                 if application == 0 and tables == 0:
-                    for statement in SCHEMA.split(";"):
-                        if statement.strip():
-                            self.db.execute(statement)
+                    for statement in SCHEMA_STATEMENTS:
+                        self.db.execute(statement)
                     self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                     self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         elif application != APPLICATION_ID:
@@ -364,6 +361,8 @@ class Store:
             for step in range(version, SCHEMA_VERSION):
                 for statement in MIGRATIONS.get(step, []):
                     self.db.execute(statement)
+            for statement in SCHEMA_STATEMENTS:  # the tables newer formats added
+                self.db.execute(statement)
             self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     @contextlib.contextmanager
