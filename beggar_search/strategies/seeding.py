@@ -63,8 +63,9 @@ def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = 1
                    chunk: int = 0) -> Seeding:
     """Steps 1 and 2: skeleton cycles of ``deck`` (every penalty card in, plain cards
     missing) grown from a small deck's cycles (random states from the stream of chunk
-    ``chunk`` of the run seeded ``seed``).  ``states`` holds one state of each cycle of
-    the largest size reached; ``steps`` ends with that size."""
+    ``chunk`` of the run seeded ``seed``).  ``states`` holds one state of each skeleton
+    cycle, none when growth stalled before every penalty card was in; ``steps`` lists
+    (cards, cycles) per size reached."""
     target = list(deck.counts)
     counts = [min(c, most) for c, most in zip(target, SMALL, strict=True)]
     result = Seeding()
