@@ -11,6 +11,7 @@ from beggar_search import Deal, Deck
 from beggar_search.deck import STANDARD, unrank_sequence
 from beggar_search.engine import batch, bitboard, rules
 from beggar_search.engine.bitboard import DRAW_PLACES, DRAW_SHUFFLE
+from beggar_search.engine.bits import PACK, PACK_MASK, S_LONG, S_WIN1
 from beggar_search.engine.random import chunk_stream
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
@@ -208,3 +209,42 @@ def test_a_million_random_deals():
     deals = bitboard.generate(chunk_stream(11, 0), 1_000_000, STANDARD.sorted_cards())
     fast, general = both(deals)
     np.testing.assert_array_equal(fast, general)
+
+
+@pytest.mark.parametrize("spec", ["standard", "camicia", "plain=10,J=2,Q=2,K=2,A=2"])
+def test_play_splits_plays_any_split_as_the_general_engine(spec):
+    """States of every split (hand 1 leads): the packed results are the general engine's
+    games, and games the kernel hands back as long are exactly the general engine's loops
+    and games past the limit."""
+    deck = Deck.parse(spec)
+    total = deck.size
+    rng = np.random.default_rng(seed_of("splits", spec))
+    n = 4000
+    sequences = np.array([rng.permutation(deck.sorted_cards())
+                          for _ in range(n)])
+    firsts = rng.integers(1, total, size=n + 1).astype(np.int64)
+    if spec == "standard":  # a loop among them
+        sequences[0], firsts[0] = sequence(CASELLA), 26
+    pens, los, his, packed = bitboard.new_masks(n)
+    for i in range(n):
+        pens[i], los[i], his[i] = bitboard.masks_from(sequences[i], 0, 0, 0, 0)
+    pens[n], los[n], his[n] = pens[0], los[0], his[0]
+    limit = 300
+    bitboard.play_splits(pens, los, his, firsts, n, total, limit, packed)
+    row = np.zeros(rules.RESULT_LEN, dtype=np.int64)
+    longs = 0
+    for i in range(n):
+        split = np.array([firsts[i], total - firsts[i]], dtype=np.int64)
+        rules.play_sequences(sequences[i:i + 1], split, 0, 0, row[None, :])
+        status = packed[i] >> (2 * PACK)
+        if status == S_LONG:
+            longs += 1
+            assert row[rules.R_OUTCOME] == rules.LOOP or row[rules.R_TRICKS] >= limit
+        else:
+            assert row[rules.R_OUTCOME] == rules.WIN
+            assert status - S_WIN1 + 1 == row[rules.R_WINNER]
+            assert packed[i] & PACK_MASK == row[rules.R_CARDS]
+            assert (packed[i] >> PACK) & PACK_MASK == row[rules.R_TRICKS]
+    assert longs < n
+    if spec == "standard":
+        assert packed[0] >> (2 * PACK) == S_LONG  # Casella's loop goes to the exact engine

@@ -241,6 +241,19 @@ def _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed)
                            packed)
 
 
+@kernel
+def play_splits(pens, los, his, firsts, n, total, limit, packed):
+    """Play deals 0..n-1 of ``total`` cards, each with its own split: hand 1 (which leads)
+    holds places 0..firsts[i]-1, hand 2 the rest; index n is a dummy deal.  Packed results
+    as ``play_block`` (a game past ``limit`` tricks comes back S_LONG, unplayed further).
+
+    This is how states of any split and either leader are played fast: lay the leader's
+    hand first (``firsts`` its size) and read the winner back accordingly.
+    """
+    starts = np.zeros(n + 1, dtype=np.int64)
+    _play_block(pens, los, his, firsts, starts, n, total, 0, limit, packed)
+
+
 # ---- deals as masks over the places of the deal sequence -------------------------------
 
 @kernel
@@ -537,4 +550,4 @@ def generate(stream: np.ndarray, n_deals: int, sorted_cards: np.ndarray,
 
 
 __all__ = ["DRAW_PLACES", "DRAW_SHUFFLE", "enumerate_chunk", "generate", "next_deal",
-           "play_sequences", "random_chunk"]
+           "play_sequences", "play_splits", "random_chunk"]
