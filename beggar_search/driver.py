@@ -307,8 +307,8 @@ class Session:
             self._message(bar, f"new longest game: {news.record['cards']} cards, "
                                f"{news.record['tricks']} tricks  {news.record['deal']}")
         for cycle in news.new_cycles:
-            self._message(bar, f"new cycle {cycle['cycle']}: period {cycle['period_tricks']} "
-                               f"tricks / {cycle['period_cards']} cards  {cycle['example']}")
+            self._message(bar, f"new cycle {cycle.cycle}: period {cycle.period_tricks} "
+                               f"tricks / {cycle.period_cards} cards  {cycle.example}")
         self._describe(bar)
 
     def _describe(self, bar) -> None:

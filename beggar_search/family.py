@@ -2,7 +2,9 @@
 
 An island is a set of cycles joined by moves: the parent-child links of the
 catalogue, each cycle's link to its mirror, and the links of a cycle to the known
-cycles its moved states entered, all taken both ways.
+cycles its moved states entered, all taken both ways.  A cycle met by a kick (a
+compound perturbation, ``move`` 'kick ...') is not joined to the cycle kicked: kicks
+cross between islands.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ def islands(rows: list[dict], links=()) -> dict[str, int]:
     names = {row["cycle"] for row in rows}
     for row in rows:
         find(row["cycle"])
-        for other in (row.get("parent"), row.get("mirror")):
+        kicked = (row.get("move") or "").startswith("kick")
+        for other in (None if kicked else row.get("parent"), row.get("mirror")):
             if other in names:
                 parent[find(other)] = find(row["cycle"])
     for source, target in links:

@@ -49,6 +49,54 @@ class GameRecord:
                    period_cards=result.period_cards, cycle=result.cycle)
 
 
+MET, CATALOGUED = "met", "catalogued"  # how a chunk reports a cycle (``CycleRecord.role``)
+
+
+@dataclass(frozen=True)
+class InTree:
+    """A backward search's figures for a cycle (``reach``): its in-tree and fair deals."""
+
+    states: int
+    complete: bool
+    depth: int | None = None  # the hunter does not store it
+    fair_deals: int | None = None
+    fair_deals_swapped: int | None = None
+
+
+@dataclass(frozen=True)
+class CycleRecord:
+    """A cycle a chunk reports as a state, not as a deal (the hunter, the factory).
+
+    ``role`` MET: a state of it was met at ``position`` of the chunk (by a move, a kick, a
+    perturbation or seeding); with ``generation`` (the factory) the place it was met at
+    first in the run keeps its ``parent`` and ``move``.  CATALOGUED: the factory expanded
+    it, and brings its in-tree and its mirror.
+    """
+
+    role: str
+    cycle: str
+    period_tricks: int
+    period_cards: int
+    state: str  # 'leader:hands'
+    position: int = 0
+    generation: int | None = None
+    parent: str | None = None
+    move: str | None = None
+    in_tree: InTree | None = None
+    mirror: str | None = None
+    own_mirror: bool | None = None
+
+
+@dataclass(frozen=True)
+class CycleNews:
+    """A cycle the results file did not hold before a chunk was stored."""
+
+    cycle: str
+    period_tricks: int
+    period_cards: int
+    example: str  # a deal or state on it
+
+
 @dataclass(frozen=True)
 class ChunkRecord:
     """One finished chunk, as the store keeps it."""
@@ -62,7 +110,7 @@ class ChunkRecord:
     seconds: float
     histogram: tuple[tuple[int, int], ...]  # (cards, games) of every bin that is not empty
     games: tuple[GameRecord, ...]  # the leaderboard in its order, then the loops
-    cycles: tuple[dict, ...] = field(default=())  # cycles met as states (hunter, factory)
+    cycles: tuple[CycleRecord, ...] = field(default=())  # cycles met as states
     move_stats: tuple[dict, ...] = field(default=())  # the factory's tries by move kind
     links: tuple[tuple[str, str], ...] = field(default=())  # the factory: cycle -> known one
 

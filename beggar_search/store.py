@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .deck import Deck
-from .records import ChunkRecord, GameRecord
+from .records import CATALOGUED, MET, ChunkRecord, CycleNews, CycleRecord, GameRecord
 
 APPLICATION_ID = 0x42454747  # "BEGG" in the SQLite header
 SCHEMA_VERSION = 2  # 2: the cycle catalogue (generation, parent, move, mirror, in-tree)
@@ -201,7 +201,7 @@ class ChunkNews:
     """What a stored chunk changed: a new longest game, new cycles."""
 
     record: dict | None
-    new_cycles: list[dict]
+    new_cycles: list[CycleNews]
 
 
 class Store:
@@ -488,9 +488,8 @@ class Store:
                 " DO UPDATE SET count = count + excluded.count",
                 [(run.id, cards, count) for cards, count in chunk.histogram],
             )
-            new_cycles = [cycle for cycle in chunk.cycles
-                          if (self._catalogue(run.id, cycle, chunk.chunk, now) if "kind" in cycle
-                              else self._add_cycle(run.id, cycle, chunk.chunk, now))]
+            new_cycles = [CycleNews(c.cycle, c.period_tricks, c.period_cards, c.state)
+                          for c in chunk.cycles if self._write_cycle(run.id, c, chunk.chunk, now)]
             self.db.executemany(
                 "INSERT INTO moves VALUES (?, ?, ?, ?, ?) ON CONFLICT (run_id, move) DO UPDATE"
                 " SET tries = tries + excluded.tries, loops = loops + excluded.loops,"
@@ -547,7 +546,7 @@ class Store:
         return False
 
     def _count_cycle(self, run_id, game: GameRecord, chunk: int, now,
-                     new_deal: bool) -> dict | None:
+                     new_deal: bool) -> CycleNews | None:
         """Count a deal reaching a cycle (once: ``new_deal``); return the cycle if it is new.
 
         The cycle's example is the deal met first in the run's order of chunks, whatever
@@ -567,84 +566,58 @@ class Store:
                     " WHERE run_id = ? AND cycle = ?",
                     (deal, chunk, position, run_id, game.cycle))
             return None
-        cycle = {"cycle": game.cycle, "period_tricks": game.period_tricks,
-                 "period_cards": game.period_cards, "deals": 1, "example": deal, "found": now}
         self.db.execute("INSERT INTO cycles (run_id, cycle, period_tricks, period_cards, deals,"
                         " example, found, example_chunk, example_position)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (run_id, *cycle.values(), chunk, position))
-        return cycle
+                        " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)",
+                        (run_id, game.cycle, game.period_tricks, game.period_cards, deal, now,
+                         chunk, position))
+        return CycleNews(game.cycle, game.period_tricks, game.period_cards, deal)
 
-    def _add_cycle(self, run_id, cycle: dict, chunk: int, now) -> bool:
-        """Record a cycle met as a state (the hunter); True if the run had not met it.
+    def _write_cycle(self, run_id, record: CycleRecord, chunk: int, now) -> bool:
+        """Record a cycle reported as a state (see ``records.CycleRecord``); True when a
+        MET cycle is new to the run.
 
-        The state kept is the one met first in the run's order of chunks.
-        """
-        known = self.db.execute("SELECT state_chunk, state_position, state FROM cycles"
-                                " WHERE run_id = ? AND cycle = ?",
-                                (run_id, cycle["cycle"])).fetchone()
-        if known is not None:
-            if known["state"] is None or (chunk, cycle["position"]) < tuple(known)[:2]:
-                self.db.execute(
-                    "UPDATE cycles SET state = ?, reach_states = ?, reach_complete = ?,"
-                    " state_chunk = ?, state_position = ? WHERE run_id = ? AND cycle = ?",
-                    (cycle["state"], cycle.get("reach_states"), cycle.get("reach_complete"),
-                     chunk, cycle["position"], run_id, cycle["cycle"]))
-            return False
-        self.db.execute(
-            "INSERT INTO cycles (run_id, cycle, period_tricks, period_cards, deals, example,"
-            " found, example_chunk, example_position, state, state_chunk, state_position,"
-            " reach_states, reach_complete) VALUES (?, ?, ?, ?, 0, '', ?, ?, ?, ?, ?, ?, ?, ?)",
-            (run_id, cycle["cycle"], cycle["period_tricks"], cycle["period_cards"], now, chunk,
-             cycle["position"], cycle["state"], chunk, cycle["position"],
-             cycle.get("reach_states"), cycle.get("reach_complete")))
-        cycle.setdefault("example", cycle["state"])
-        return True
-
-    def _catalogue(self, run_id, entry: dict, chunk: int, now) -> bool:
-        """A factory's cycle: met by a move ('found') or catalogued once expanded ('node').
-
-        A found cycle keeps the place (chunk, position) it was met at first, with the
-        parent and move of that place; a node brings the in-tree figures.  True if
-        the run had not met the cycle.
+        The state kept is the one met first in the run's order of chunks (chunk,
+        position), whatever the order chunks finish in; with it go the factory's
+        generation, parent and move.  A CATALOGUED cycle brings its in-tree and mirror,
+        and its place only if no move met it first.
         """
         known = self.db.execute("SELECT state_chunk, state_position, generation FROM cycles"
                                 " WHERE run_id = ? AND cycle = ?",
-                                (run_id, entry["cycle"])).fetchone()
-        place = (chunk, entry.get("position", 0))
+                                (run_id, record.cycle)).fetchone()
+        place = (chunk, record.position)
+        tree = record.in_tree
         if known is None:
-            move = entry.get("move") or ("mirror" if entry.get("parent") else "start")
-            generation = entry.get("generation", entry.get("start_generation"))
             self.db.execute(
                 "INSERT INTO cycles (run_id, cycle, period_tricks, period_cards, deals, example,"
                 " found, example_chunk, example_position, state, state_chunk, state_position,"
-                " generation, parent, move) VALUES (?, ?, ?, ?, 0, '', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (run_id, entry["cycle"], entry["period_tricks"], entry["period_cards"], now,
-                 *place, entry["state"], *place, generation, entry.get("parent"), move))
-        elif entry["kind"] == "found" and (known["state_chunk"] is None
-                                           or place < tuple(known)[:2]):
-            self.db.execute(
-                "UPDATE cycles SET state = ?, state_chunk = ?, state_position = ?,"
-                " generation = ?, parent = ?, move = ? WHERE run_id = ? AND cycle = ?",
-                (entry["state"], *place, entry["generation"], entry["parent"], entry["move"],
-                 run_id, entry["cycle"]))
-        elif entry["kind"] == "node" and known["generation"] is None:
-            self.db.execute(
-                "UPDATE cycles SET state = ?, state_chunk = ?, state_position = ?,"
-                " generation = ?, parent = ?, move = ? WHERE run_id = ? AND cycle = ?",
-                (entry["state"], *place, entry["start_generation"], entry.get("parent"),
-                 "mirror" if entry.get("parent") else "start", run_id, entry["cycle"]))
-        if entry["kind"] == "node":
+                " generation, parent, move, reach_states, reach_complete)"
+                " VALUES (?, ?, ?, ?, 0, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run_id, record.cycle, record.period_tricks, record.period_cards, now, *place,
+                 record.state, *place, record.generation, record.parent, record.move,
+                 tree and tree.states, tree and tree.complete))
+        elif (known["state_chunk"] is None or place < tuple(known)[:2]) if record.role == MET \
+                else known["generation"] is None:
+            self.db.execute("UPDATE cycles SET state = ?, state_chunk = ?, state_position = ?"
+                            " WHERE run_id = ? AND cycle = ?",
+                            (record.state, *place, run_id, record.cycle))
+            if record.generation is not None:
+                self.db.execute("UPDATE cycles SET generation = ?, parent = ?, move = ?"
+                                " WHERE run_id = ? AND cycle = ?",
+                                (record.generation, record.parent, record.move, run_id,
+                                 record.cycle))
+            if tree is not None:
+                self.db.execute("UPDATE cycles SET reach_states = ?, reach_complete = ?"
+                                " WHERE run_id = ? AND cycle = ?",
+                                (tree.states, tree.complete, run_id, record.cycle))
+        if record.role == CATALOGUED:
             self.db.execute(
                 "UPDATE cycles SET reach_states = ?, reach_complete = ?, reach_depth = ?,"
                 " mirror = ?, own_mirror = ?, fair_deals = ?, fair_deals_swapped = ?"
                 " WHERE run_id = ? AND cycle = ?",
-                (entry["reach_states"], entry["reach_complete"], entry["reach_depth"],
-                 entry["mirror"], entry["own_mirror"], entry["fair_deals"],
-                 entry["fair_deals_swapped"], run_id, entry["cycle"]))
-        if known is None:
-            entry.setdefault("example", entry["state"])
-        return known is None and entry["kind"] == "found"
+                (tree.states, tree.complete, tree.depth, record.mirror, record.own_mirror,
+                 tree.fair_deals, tree.fair_deals_swapped, run_id, record.cycle))
+        return known is None and record.role == MET
 
     def family(self, run_id: int, generation: int) -> list[dict]:
         """A factory run's cycles of one generation, in the order they were first met."""

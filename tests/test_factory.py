@@ -28,7 +28,7 @@ def factory_params(deck, starts=(), seed_chunks=0, chunk=3000, players=2, **more
     return FactoryStrategy.prepare({
         "deck": deck, "players": players, "seed": 7, "top_k": 0, "max_tricks": None,
         "chunk_size": chunk, "hours": None, "starts": list(starts), "seed_chunks": seed_chunks,
-        **more})
+        "kicks": [], **more})
 
 
 def brute_force(spec, players=2):
@@ -163,7 +163,7 @@ def test_bad_from_is_one_line_and_exit_2(tmp_path, capsys):
 def test_factory_command_and_export(tmp_path):
     db = str(tmp_path / "c.sqlite")
     result = CliRunner().invoke(cli, ["search", "factory", "--deck", TINY, "--db", db,
-                                      "--workers", "1", "--quiet", "--json",
+                                      "--kicks", "none", "--workers", "1", "--quiet", "--json",
                                       "--seed-tries", "5000", "--blocks", "2-3"])
     assert result.exit_code == 0, result.output
     result = CliRunner().invoke(cli, ["export", "--what", "cycles", "--db", db])

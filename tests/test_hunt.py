@@ -7,7 +7,8 @@ from click.testing import CliRunner
 from beggar_search import Deal, Deck, driver, play, play_state
 from beggar_search.cli import cli
 from beggar_search.store import Store
-from beggar_search.strategies.hunt import CASELLA, rotations, starting_points
+from beggar_search.strategies.hunt import starting_points
+from beggar_search.strategies.loops import CASELLA, rotations
 
 TINY = "plain=5,J=2,Q=1,K=1"
 

@@ -8,7 +8,7 @@ import pytest
 from beggar_search.engine import moves
 
 
-def naive_moves(hands, leader, kinds, blocks):
+def naive_moves(hands, leader, kinds, blocks, exchanges=moves.DEFAULT_EXCHANGES):
     """Every state one move away, by kind, as (hands tuple, leader); duplicates kept."""
     players = len(hands)
     sequence = [c for hand in hands for c in hand]
@@ -64,6 +64,14 @@ def naive_moves(hands, leader, kinds, blocks):
                 new_sizes = list(sizes)
                 new_sizes[b], new_sizes[b + 1] = cut - low, high - cut
                 keep("split", split(sequence, new_sizes), leader)
+    if "exchange" in kinds:
+        for length in range(exchanges[0], exchanges[1] + 1):
+            for i in range(len(sequence) - length + 1):
+                for j in range(i + length, len(sequence) - length + 1):
+                    s = list(sequence)
+                    s[i:i + length], s[j:j + length] = sequence[j:j + length], \
+                        sequence[i:i + length]
+                    keep("exchange", split(s, sizes), leader)
     return found
 
 
@@ -94,6 +102,7 @@ def kernel_moves(hands, leader, config):
 ])
 @pytest.mark.parametrize("kinds,blocks", [
     (moves.MOVE_NAMES, (2, 20)),
+    (("exchange",), (2, 2)),
     (("block",), (3, 4)),
     (("swap", "split"), (2, 2)),
 ])
@@ -104,7 +113,47 @@ def test_kernel_moves_are_the_plain_enumeration(hands, leader, kinds, blocks):
 
 
 def test_describe_move():
-    config = moves.move_config()
+    config = moves.move_config(moves.MOVE_NAMES[:-1])  # exchange, the last kind, left out
     assert moves.describe_move(10, 2, 0, config) == "swap 0 1"
     last = moves.move_count(10, 2, config) - 1
     assert moves.describe_move(10, 2, last, config) == "split 0 at 9"
+    config = moves.move_config()  # the last move: the only two blocks of 5 in 10 cards
+    last = moves.move_count(10, 2, config) - 1
+    assert moves.describe_move(10, 2, last, config) == "exchange 5 at 0 and 5"
+
+
+@pytest.mark.parametrize("spec", ["plain=8,J=2,Q=2,K=2,A=2", "plain=20,J=4,Q=4,K=4,A=4",
+                                  "plain=36,J=4,Q=4,K=4,A=4"])
+def test_moves_on_masks_are_apply_moves(spec):
+    """Every move of random two-player states, on masks (``maskmoves``), gives the masks
+    of the state ``apply_move`` gives, and no move where it gives none."""
+    from beggar_search.deck import Deck
+    from beggar_search.engine import bitboard, cycles, maskmoves
+
+    deck = Deck.parse(spec)
+    n = deck.size
+    rng = np.random.default_rng(n)
+    config = moves.move_config()
+    counts = moves.kind_counts(n, 2, config)
+    out = np.zeros(n, dtype=np.uint8)
+    out_sizes = np.zeros(2, dtype=np.int64)
+    params = np.zeros(4, dtype=np.int64)
+    words, moved = np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64)
+    total = int(moves.move_count(n, 2, config))
+    for _ in range(3):
+        sequence = rng.permutation(deck.sorted_cards())
+        first, leader = int(rng.integers(1, n)), int(rng.integers(0, 2))
+        sizes = np.array([first, n - first], dtype=np.int64)
+        cycles.state_words(sequence, first, leader, words)
+        for index in rng.choice(total, size=min(total, 20000), replace=False):
+            new_leader = moves.apply_move(sequence, sizes, leader, index, config, out,
+                                          out_sizes, params)
+            ok = maskmoves.move_masks(words, n, index, config, counts, params, moved)
+            assert ok == (new_leader >= 0), moves.describe_move(n, 2, index, config)
+            if ok:
+                assert tuple(moved) == (*bitboard.masks_from(out, 0, 0, 0, 0), out_sizes[0],
+                                        new_leader)
+                laid = (np.concatenate([out[out_sizes[0]:], out[:out_sizes[0]]])
+                        if new_leader else out)
+                assert cycles.laid_masks(moved, n) == (
+                    *bitboard.masks_from(laid, 0, 0, 0, 0), out_sizes[new_leader])

@@ -5,9 +5,18 @@ from __future__ import annotations
 import click
 
 from ..deck import STANDARD
-from ..engine.moves import DEFAULT_BLOCKS, MOVE_NAMES
-from ..strategies.factory import SEED_CHUNK_TRIES, SEED_ROUNDS, StartError, start_node
-from ..strategies.hunt import CASELLA
+from ..engine.moves import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, MOVE_NAMES
+from ..engine.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES
+from ..strategies.factory import (
+    KICK_CHUNK_TRIES,
+    KICK_CHUNKS,
+    REACH_STATES,
+    SEED_CHUNK_TRIES,
+    SEED_ROUNDS,
+    StartError,
+    start_node,
+)
+from ..strategies.loops import CASELLA
 from .common import UserError, deck_option, open_store, parse_deck
 from .options import search_options
 from .search import launch, players_option, run_params
@@ -21,15 +30,33 @@ def _moves(ctx, param, value):
     return names
 
 
-def _blocks(ctx, param, value):
-    low, _, high = value.partition("-")
-    try:
-        low, high = int(low), int(high or low)
-    except ValueError:
-        raise click.BadParameter(f"expected MIN-MAX such as 2-20, not {value!r}") from None
-    if not 2 <= low <= high:
-        raise click.BadParameter(f"expected 2 <= MIN <= MAX, not {value!r}")
-    return [low, high]
+def _kicks(ctx, param, value):
+    if value.strip() == "none":
+        return []
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in KICK_NAMES]
+    if unknown or not names:
+        raise click.BadParameter(f"expected 'none' or names among {', '.join(KICK_NAMES)},"
+                                 f" not {value!r}")
+    return names
+
+
+def _span(lowest: int, highest: int):
+    """A MIN-MAX option's callback: lowest <= MIN <= MAX <= highest."""
+
+    def check(ctx, param, value):
+        low, _, high = value.partition("-")
+        try:
+            low, high = int(low), int(high or low)
+        except ValueError:
+            raise click.BadParameter(f"expected MIN-MAX such as {lowest}-{highest},"
+                                     f" not {value!r}") from None
+        if not lowest <= low <= high <= highest:
+            raise click.BadParameter(f"expected {lowest} <= MIN <= MAX <= {highest},"
+                                     f" not {value!r}")
+        return [low, high]
+
+    return check
 
 
 @click.command("factory")
@@ -56,21 +83,45 @@ def _blocks(ctx, param, value):
 @click.option("--moves", "move_names", default=",".join(MOVE_NAMES), show_default=True,
               callback=_moves, help="Kinds of moves, comma-separated.")
 @click.option("--blocks", default=f"{DEFAULT_BLOCKS[0]}-{DEFAULT_BLOCKS[1]}", show_default=True,
-              callback=_blocks, metavar="MIN-MAX", help="Lengths of the blocks moved.")
+              callback=_span(2, 64), metavar="MIN-MAX", help="Lengths of the blocks moved.")
+@click.option("--exchanges", default=f"{DEFAULT_EXCHANGES[0]}-{DEFAULT_EXCHANGES[1]}",
+              show_default=True, callback=_span(1, 32), metavar="MIN-MAX",
+              help="Lengths of the two blocks an exchange move swaps.")
+@click.option("--kicks", "kick_names", default=",".join(DEFAULT_KICKS), show_default=True,
+              callback=_kicks,
+              help="Kick kinds taken in turn by kick rounds (compound perturbations of every"
+                   f" known cycle's states; among {', '.join(KICK_NAMES)}), or 'none': then"
+                   " the run ends when the closure and the seeding bring nothing new.")
+@click.option("--kick-moves", default=f"{DEFAULT_KICK_MOVES[0]}-{DEFAULT_KICK_MOVES[1]}",
+              show_default=True, callback=_span(1, 16), metavar="MIN-MAX",
+              help="Random moves a kick makes before its split shift.")
+@click.option("--kick-shift", type=click.IntRange(0, 32), default=DEFAULT_KICK_SHIFT,
+              show_default=True, help="A kick moves the split by up to this many cards.")
+@click.option("--kick-tries", type=click.IntRange(1, 1 << 30), default=KICK_CHUNK_TRIES,
+              show_default=True,
+              help=f"Kicks a kick chunk plays ({KICK_CHUNKS} chunks a round).")
+@click.option("--until-idle", type=click.FloatRange(0, 24 * 365, min_open=True), default=None,
+              metavar="HOURS",
+              help="With kicks: stop after this many hours without a new cycle"
+                   " [default: run until --hours or Ctrl-C].")
 @deck_option
 @players_option
-@click.option("--reach-states", type=click.IntRange(min=1), default=5_000_000,
+@click.option("--reach-states", type=click.IntRange(1, 1 << 31), default=REACH_STATES,
               show_default=True, help="Budget of the backward search run on each cycle.")
 @search_options
 def factory(starts, ignore_known, seed_tries, seed_rounds, seeding, move_names, blocks,
-            deck_spec, players, reach_states, options):
-    """Find cycles near cycles, breadth first, until a generation finds nothing new.
+            exchanges, kick_names, kick_moves, kick_shift, kick_tries, until_idle, deck_spec,
+            players, reach_states, options):
+    """Find cycles near cycles, breadth first, and kick out of islands all night.
 
     Every state of every known cycle is changed by every move (swap two cards, move
-    one card or a block of cards within a hand or to another, change the leader, move
-    the split); each cycle met is catalogued with its in-tree and fair deals (stored
-    as looping deals), then expanded in turn.  Starts from the results file's cycles of
-    this deck, the Casella cycle (standard deck), --from, and random states.
+    one card or a block of cards within a hand or to another, exchange two blocks,
+    change the leader, move the split); each cycle met is catalogued with its in-tree
+    and fair deals (stored as looping deals), then expanded in turn.  Kick rounds try
+    compound perturbations of every known cycle's states, which cross between islands
+    that single moves do not join.  Starts from the results file's cycles of this deck,
+    the Casella cycle (standard deck), --from, and random states.  Runs until --hours,
+    Ctrl-C or --until-idle (with --kicks none: until nothing new comes).
     `export --what cycles` lists the family; `plot family` draws it.
     """
     deck = parse_deck(deck_spec)
@@ -95,7 +146,9 @@ def factory(starts, ignore_known, seed_tries, seed_rounds, seeding, move_names, 
     if seeding is None:
         seeding = "random" if deck.size <= 24 or players != 2 else "grow"
     params = run_params(deck_spec, players, options, starts=entries, moves=move_names,
-                        blocks=blocks, seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES),
-                        seed_rounds=seed_rounds, seeding=seeding,
-                        reach_states=reach_states)
+                        blocks=blocks, exchanges=exchanges,
+                        seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES),
+                        seed_rounds=seed_rounds, seeding=seeding, reach_states=reach_states,
+                        kicks=kick_names, kick_moves=kick_moves, kick_shift=kick_shift,
+                        kick_tries=kick_tries, until_idle=until_idle)
     launch("factory", params, options)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from ..deck import STANDARD
-from ..strategies.hunt import CASELLA, starting_points
+from ..strategies.hunt import starting_points
+from ..strategies.loops import CASELLA
 from .common import COUNT, deck_option, open_store, parse_deck
 from .options import search_options
 from .search import launch, players_option, run_params

@@ -250,9 +250,19 @@ class ChunkSummary:
     loop_rows: np.ndarray
     loop_deals: np.ndarray
     seconds: float = 0.0
-    cycles: list[dict] = field(default_factory=list)  # cycles met without a deal (the hunter)
+    cycles: list = field(default_factory=list)  # records.CycleRecord: cycles met as states
     move_stats: list[dict] = field(default_factory=list)  # the factory's tries by move kind
     links: list[tuple[str, str]] = field(default_factory=list)  # the factory: cycle -> known one
+
+    @classmethod
+    def of_tries(cls, recorder, players: int, tries: int, loops: int,
+                 cycles=()) -> ChunkSummary:
+        """The summary of a chunk of tried states (the loop searches): ``tries`` and
+        ``loops`` met, the cycles it reports (``records.CycleRecord``), and the looping
+        deals ``recorder`` holds."""
+        summary = cls.from_recorder(recorder, players)
+        summary.deals, summary.loops, summary.cycles = int(tries), int(loops), list(cycles)
+        return summary
 
     @classmethod
     def from_recorder(cls, recorder, players: int, seconds: float = 0.0,

@@ -90,7 +90,7 @@ def _key_hash(key):
 
 
 @kernel
-def _lookup(store, table, key):
+def lookup(store, table, key):
     """``(slot, index)``: where ``key`` is in the table, or the empty slot it would take."""
     mask = table.shape[0] - 1
     slot = _key_hash(key) & mask
@@ -112,7 +112,7 @@ def _lookup(store, table, key):
 @kernel
 def _find_or_add(store, count, table, key):
     """Index of ``key`` in ``store`` (via ``table``), or -1 after adding it at ``count``."""
-    slot, index = _lookup(store, table, key)
+    slot, index = lookup(store, table, key)
     if index < 0:
         table[slot] = count
         store[count, :] = key
@@ -121,7 +121,7 @@ def _find_or_add(store, count, table, key):
 
 @kernel
 def _contains(store, table, key):
-    return _lookup(store, table, key)[1] >= 0
+    return lookup(store, table, key)[1] >= 0
 
 
 @kernel

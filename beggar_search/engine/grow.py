@@ -12,54 +12,23 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import kernel
-from . import rules
-from .rules import CAPACITY, LOOP, R_CYCLE, R_OUTCOME, RESULT_LEN
+from .cycles import new_exact, play_and_keep
 
 
 @kernel
-def _keep(key, state, sizes, leader, kept, keys, states, state_sizes, leaders):
-    """Keep a cycle met (its key and the state that met it) unless kept already or full."""
-    if kept >= keys.shape[0]:
-        return kept
-    for k in range(kept):
-        if keys[k] == key:
-            return kept
-    keys[kept] = key
-    states[kept, :] = state
-    state_sizes[kept, :] = sizes
-    leaders[kept] = leader
-    return kept + 1
-
-
-@kernel
-def play_and_keep(state, sizes, leader, flat, row, scratch, counts, kept, keys, states,
-                   state_sizes, leaders):
-    """Play a state; when it loops, keep its cycle (``_keep``).  Returns the cycles kept."""
-    rules.deal_out(state, sizes, flat)
-    rules.play_game_with(flat, sizes, leader, 0, row, scratch)
-    counts[0] += 1
-    if row[R_OUTCOME] != LOOP:
-        return kept
-    counts[1] += 1
-    return _keep(row[R_CYCLE], state, sizes, leader, kept, keys, states, state_sizes, leaders)
-
-
-@kernel
-def grow_one(sequences, sizes, leaders, block, keys, states, state_sizes, found_leaders,
-             counts):
-    """Insert the cards ``block`` (in that order) at every place of each state; keep cycles.
-
-    ``states`` are ``len(block)`` cards longer than ``sequences``.  Returns the cycles
-    kept (at most ``len(keys)``); ``counts`` gets [tries, loops].
+def grow_one(states, block, found, counts):
+    """Insert the cards ``block`` (in that order) at every place of each of ``states``
+    (``cycles.StateRows``); keep the cycles met in ``found`` (``cycles.KeptCycles`` of
+    states ``len(block)`` cards longer).  Returns the cycles kept; ``counts`` gets [tries,
+    loops].
     """
+    sequences, sizes, leaders = states
     players = sizes.shape[1]
     n = sequences.shape[1]
     width = block.shape[0]
     out = np.zeros(n + width, dtype=np.uint8)
     out_sizes = np.zeros(players, dtype=np.int64)
-    flat = np.zeros((players, CAPACITY), dtype=np.uint8)
-    row = np.zeros(RESULT_LEN, dtype=np.int64)
-    scratch = rules.new_scratch(sizes.shape[1])
+    exact = new_exact(players)
     kept = 0
     for s in range(sequences.shape[0]):
         start = 0
@@ -71,27 +40,24 @@ def grow_one(sequences, sizes, leaders, block, keys, states, state_sizes, found_
                 out[at + width:] = sequences[s, at:]
                 out_sizes[:] = sizes[s]
                 out_sizes[hand] += width
-                kept = play_and_keep(out, out_sizes, leaders[s], flat, row, scratch, counts,
-                                      kept, keys, states, state_sizes, found_leaders)
+                kept = play_and_keep(out, out_sizes, leaders[s], exact, counts, found, kept)
             start += sizes[s, hand]
     return kept
 
 
 @kernel
-def pad_runs(sequences, sizes, leaders, missing, keys, states, state_sizes, found_leaders,
-             counts, budget):
+def pad_runs(states, missing, found, counts, budget):
     """Insert ``missing`` plain cards as a run in each of two hands (two players).
 
-    For each state: p cards at every place of hand 1 and ``missing - p`` at every
-    place of hand 2, for every p.  Stops after ``budget`` tries; returns the cycles
-    kept; ``counts`` gets [tries, loops].
+    For each of ``states`` (``cycles.StateRows``): p cards at every place of hand 1 and
+    ``missing - p`` at every place of hand 2, for every p.  Stops after ``budget`` tries;
+    returns the cycles kept in ``found``; ``counts`` gets [tries, loops].
     """
+    sequences, sizes, leaders = states
     n = sequences.shape[1]
     out = np.zeros(n + missing, dtype=np.uint8)
     out_sizes = np.zeros(2, dtype=np.int64)
-    flat = np.zeros((2, CAPACITY), dtype=np.uint8)
-    row = np.zeros(RESULT_LEN, dtype=np.int64)
-    scratch = rules.new_scratch(sizes.shape[1])
+    exact = new_exact(2)
     kept = 0
     for s in range(sequences.shape[0]):
         first, second = sizes[s, 0], sizes[s, 1]
@@ -127,7 +93,6 @@ def pad_runs(sequences, sizes, leaders, missing, keys, states, state_sizes, foun
                     out_sizes[1] = second + missing - p
                     if out_sizes[0] == 0 or out_sizes[1] == 0:
                         continue
-                    kept = play_and_keep(out, out_sizes, leaders[s], flat, row, scratch,
-                                          counts, kept, keys, states, state_sizes,
-                                          found_leaders)
+                    kept = play_and_keep(out, out_sizes, leaders[s], exact, counts, found,
+                                         kept)
     return kept

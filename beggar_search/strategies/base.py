@@ -23,6 +23,7 @@ class ChunkJob:
     chunk: int
     deals: int
     params: dict
+    work: dict | None = None  # what this chunk does, where it is more than its number
 
     def __hash__(self) -> int:
         return hash((self.strategy, self.chunk))

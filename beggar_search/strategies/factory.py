@@ -11,6 +11,14 @@ how it was found (parent cycle and move).  Players renamed (for two players: the
 mirror image, hands swapped) a cycle is the same up to names: it is catalogued, its
 fair deals stored, but its states are not expanded a second time.
 
+Kicks.  Beside the closure, and as the whole work once it has run dry, kick rounds try
+compound perturbations of the states of every known cycle (``engine.perturb``: two or
+three random moves and a shift of the split, played on the fast kernel): single moves do
+not cross between islands of cycles, kicks do.  Every new cycle a kick meets is
+catalogued (its parent the cycle kicked, its move 'kick KIND') and walked in turn.  A run
+with kicks goes on until its hours are up, Ctrl-C, or ``until_idle`` hours without a new
+cycle; without kicks it ends when a generation and the seeding bring nothing new.
+
 Chunks.  A run may begin with a seeding round: ``seed_chunks`` chunks of random states,
 or ``GROW_CHUNKS`` chunks of skeleton and pad (``seeding = 'grow'``, see ``seeding``), for a deck
 where nothing is known; the cycles they meet join generation 0.  Once the walk has
@@ -29,18 +37,19 @@ generations stored, whatever the workers, the order chunks finish in, or a resum
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..deck import Deal, Deck, DeckError, format_state, parse_state
-from ..engine import batch, moves, rules
+from ..engine import batch, cycles, moves, perturb, rules, walk
 from ..engine.batch import ChunkSummary
 from ..engine.game import cycle_key, cycle_name, play_state, state_cycle
 from ..engine.kernels import RANDOM, choose
 from ..engine.random import chunk_stream
+from ..records import CATALOGUED, MET, CycleRecord, InTree
 from .base import PENDING, ChunkJob, Strategy
-from .hunt import CASELLA, _record_loop, random_state_cycles, rotations
+from .loops import CASELLA, record_loop, rotations
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps
@@ -51,6 +60,10 @@ GROW_PATIENCE = 2  # the same for skeleton-and-pad rounds (minutes each on a lar
 # random fair deals a random seeding chunk also plays (the fast kernels play them about
 # four times as fast as the general engine plays random states)
 SEED_CHUNK_FAIR = 4 * SEED_CHUNK_TRIES
+KICK_CHUNK_TRIES = 1 << 21  # kicks a kick chunk plays
+KICK_CHUNKS = 4  # kick chunks a kick round (kinds in turn)
+KICK_FOUND = 64  # new cycles a kick chunk keeps
+REACH_STATES = 5_000_000  # budget of the backward search on each cycle catalogued
 
 
 class StartError(ValueError):
@@ -119,7 +132,8 @@ def renamed_states(text: str) -> list[str]:
 
 
 class FactoryStrategy(Strategy):
-    """Breadth-first closure over cycles; a chunk is whole states and all their moves.
+    """Breadth-first closure over cycles, with kicks; a chunk is whole states and all their
+    moves, a seeding round's share, or a kick round's share.
 
     The run's ``deals`` counts the distinct states tried.
     """
@@ -129,115 +143,69 @@ class FactoryStrategy(Strategy):
 
     @classmethod
     def prepare(cls, params: dict) -> dict:
+        """The run's parameters with the factory's defaults (also the command line's)."""
         params = super().prepare(params)
         params.setdefault("moves", list(moves.DEFAULT_MOVES))
         params.setdefault("blocks", list(moves.DEFAULT_BLOCKS))
+        params.setdefault("exchanges", list(moves.DEFAULT_EXCHANGES))
         params.setdefault("seed_chunks", 0)
         params.setdefault("seeding", "random")
         params.setdefault("seed_rounds", 1)
         params.setdefault("seed_fair_deals", SEED_CHUNK_FAIR)
+        params.setdefault("kicks", list(perturb.DEFAULT_KICKS))
+        params.setdefault("kick_moves", list(perturb.DEFAULT_KICK_MOVES))
+        params.setdefault("kick_shift", perturb.DEFAULT_KICK_SHIFT)
+        params.setdefault("kick_tries", KICK_CHUNK_TRIES)
+        params.setdefault("until_idle", None)
         if not params.get("engine"):  # the kernel the seeding's fair deals are played with
             params["engine"] = choose(Deck.parse(params["deck"]), int(params["players"]),
                                       RANDOM).name
-        params.setdefault("reach_states", 5_000_000)
+        params.setdefault("reach_states", REACH_STATES)
         return params
 
     def __init__(self, params: dict):
         super().__init__(params)
         self.config = moves.move_config(params.get("moves", moves.DEFAULT_MOVES),
-                                        params.get("blocks", moves.DEFAULT_BLOCKS))
+                                        params.get("blocks", moves.DEFAULT_BLOCKS),
+                                        params.get("exchanges", moves.DEFAULT_EXCHANGES))
+        self.fast = self.players == 2  # tried states on the bitboard kernel
         self.store = None
         self.run_id = None
 
     @property
     def total(self) -> int | None:
-        return None  # the run ends when a generation finds nothing new
+        return None  # the run ends when nothing new comes (no kicks), or when stopped
 
     def attach(self, store, run) -> None:
         self.store, self.run_id = store, run.id
 
     # planning (in the parent) ---------------------------------------------
 
-    def _stored(self, chunks: range) -> bool:
+    def plan(self, done: set[int]):
+        """Seeding rounds, generations and kick rounds, in the order ``_Plan`` says."""
+        return _Plan(self, done).jobs()
+
+    def stored(self, chunks: range) -> bool:
+        """Whether every chunk of ``chunks`` is in the results file."""
         return set(chunks) <= self.store.done_chunks(self.run_id)
 
-    def _job(self, chunk: int, deals: int, work: dict) -> ChunkJob:
-        return ChunkJob(self.name, chunk, deals, {**self.params, "job": work})
+    def job(self, chunk: int, deals: int, work: dict) -> ChunkJob:
+        return ChunkJob(self.name, chunk, deals, self.params, work)
 
-    def plan(self, done: set[int]):
-        """Seeding rounds and generations, until nothing new comes of either.
-
-        A seeding round is ``seed_chunks`` chunks of random states (or ``GROW_CHUNKS``
-        chunks of skeleton and pad); the cycles it meets join the generation about to be
-        walked.
-        Up to ``seed_rounds`` rounds: the first before any walk, each later one once the
-        walk has closed, while the run knows no cycle yet, then until ``SEED_PATIENCE``
-        rounds in a row (``GROW_PATIENCE`` for skeleton and pad), or as many as it took to
-        meet the first cycle if more, have met no new one (new islands: moves never led
-        there).
-        """
-        grows = self.params.get("seeding") == "grow"
-        per_round = int(self.params.get("seed_chunks") or 0)
-        if grows and per_round:
-            per_round = GROW_CHUNKS
-        rounds = int(self.params.get("seed_rounds") or 1) if per_round else 0
-        starts = [start_node(text, self.deck, self.players) for text in self.params["starts"]]
-        known: set[str] = set()
-        frontier = _representatives(starts, known)
-        base, generation, round_ = 0, 0, 0
-        floor = GROW_PATIENCE if grows else SEED_PATIENCE
-        patience, idle = floor, 0  # rounds in a row that met nothing new, and how many end
-        # the seeding
-        while True:
-            if round_ < rounds:
-                chunks = range(base, base + per_round)
-                for chunk in chunks:
-                    if chunk not in done:
-                        yield self._job(chunk, SEED_CHUNK_TRIES,
-                                        {"phase": "seed", "known": sorted(known),
-                                         "generation": generation, "round": round_})
-                while not self._stored(chunks):
-                    yield PENDING
-                base, round_ = base + per_round, round_ + 1
-                seeded = _representatives(self._generation_nodes(generation), known)
-                if not known:
-                    patience = max(floor, round_ + 1)
-                idle = 0 if seeded else idle + 1
-                if known and idle >= patience:
-                    rounds = round_  # seeding is done
-                frontier += seeded
-            if not frontier:
-                if round_ < rounds:
-                    continue
-                return
-            while frontier:
-                frontier.sort(key=lambda node: node.cycle)
-                chunks = self._pack(frontier)
-                known_list = sorted(known)
-                for offset, items in enumerate(chunks):
-                    if base + offset not in done:
-                        yield self._job(base + offset, sum(i["moves"] for i in items),
-                                        {"phase": "walk", "generation": generation,
-                                         "items": items, "known": known_list})
-                while not self._stored(range(base, base + len(chunks))):
-                    yield PENDING
-                base += len(chunks)
-                generation += 1
-                frontier = _representatives(self._generation_nodes(generation), known)
-
-    def _generation_nodes(self, generation: int) -> list[CycleNode]:
+    def generation_nodes(self, generation: int) -> list[CycleNode]:
+        """The cycles the results file holds as met in ``generation``, first met first."""
         nodes = []
         for row in self.store.family(self.run_id, generation):
             hands, leader = parse_state(row["state"])
             nodes.append(cycle_node(hands, leader))
         return nodes
 
-    def _pack(self, frontier: list[CycleNode]) -> list[list[dict]]:
+    def pack(self, frontier: list[CycleNode]) -> list[list[dict]]:
         """The generation's states, in order, packed into chunks of about chunk_size moves."""
         per_state = int(moves.move_count(self.deck.size, self.players, self.config))
         chunks, current, size = [], [], 0
         for node in frontier:
-            for text in reversed(node.states):  # backwards: see moves.expand
+            for text in reversed(node.states):  # backwards: see walk.expand
                 current.append({"cycle": node.cycle, "state": text, "owner": text == node.state,
                                 "moves": per_state})
                 size += per_state
@@ -251,42 +219,39 @@ class FactoryStrategy(Strategy):
     # a chunk (in a worker) -------------------------------------------------
 
     def warm_up(self) -> None:
-        """Compile the move, seeding and backward-search kernels on a tiny deck."""
+        """Compile the move, kick, seeding and backward-search kernels on a tiny deck."""
         from ..reach import reach_state
 
         players = self.players
         tiny = format_state([[0, 1]] + [[0, 2]] * (players - 1), 0)
-        hands, leader = parse_state(tiny)
-        node = cycle_node(hands, leader)
-        work = {"phase": "walk", "generation": 0, "known": [],
-                "items": [{"cycle": node.cycle if node else "", "state": tiny, "owner": False,
-                           "moves": 0}]}
+        node = cycle_node(*parse_state(tiny))
         tiny_params = {**self.params, "deck": f"plain={players},J=1,Q={players - 1}",
-                       "job": work}
-        FactoryStrategy(tiny_params).run_chunk(ChunkJob(self.name, 0, 1, tiny_params))
-        seed_params = {**tiny_params, "seed_fair_deals": 16,
-                       "job": {"phase": "seed", "known": []}}
-        FactoryStrategy(seed_params)._seed_chunk(0, 16)
+                       "seed_fair_deals": 16}
+        small = FactoryStrategy(tiny_params)
+        item = {"cycle": node.cycle if node else "", "state": tiny, "owner": False, "moves": 0}
+        small.run_chunk(small.job(0, 1, {"phase": "walk", "generation": 0, "known": [],
+                                         "items": [item]}))
+        small.run_chunk(small.job(0, 16, {"phase": "seed", "known": []}))
+        small.run_chunk(small.job(0, 16, {"phase": "kick", "known": [], "generation": 0,
+                                          "kick": perturb.KICK_NAMES[0], "items": [item]}))
         casella = Deal.parse(CASELLA)
         reach_state([list(h) for h in casella.hands], 0, max_states=3000)
-        _record_loop(batch.new_recorder(0, casella.deck.size), 0, casella)
+        record_loop(batch.new_recorder(0, casella.deck.size), 0, casella)
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
-        work = job.params["job"]
+        clock = time.perf_counter()
+        work = job.work
         if work["phase"] == "seed":
-            if self.params.get("seeding") == "grow":
-                return self._grow_chunk(job.chunk)
-            return self._seed_chunk(job.chunk, job.deals)
-        return self._walk_chunk(job.chunk, work)
+            summary = (self._grow_chunk(job.chunk, work) if self.params.get("seeding") == "grow"
+                       else self._seed_chunk(job.chunk, job.deals, work))
+        elif work["phase"] == "kick":
+            summary = self._kick_chunk(job.chunk, job.deals, work)
+        else:
+            summary = self._walk_chunk(job.chunk, work)
+        summary.seconds = time.perf_counter() - clock
+        return summary
 
-    def _known(self, work) -> np.ndarray:
-        return np.array(sorted(cycle_key(name) for name in work["known"]), dtype=np.int64)
-
-    def _seed_generation(self) -> int:
-        """The generation a seeding round's cycles join (the walk that follows it)."""
-        return int(self.params["job"].get("generation", 0))
-
-    def _seed_chunk(self, chunk: int, tries: int) -> ChunkSummary:
+    def _seed_chunk(self, chunk: int, tries: int, work: dict) -> ChunkSummary:
         """Random states (shuffled cards, random split and leader), then random fair deals;
         the new cycles they meet.
 
@@ -294,18 +259,18 @@ class FactoryStrategy(Strategy):
         uneven splits loop readily, fair deals (played by the fast kernels) where only
         fair-reachable cycles have a basin worth the name.
         """
-        clock = time.perf_counter()
         n, players = self.deck.size, self.players
-        known = self._known(self.params["job"])
-        met = random_state_cycles(chunk_stream(self.params["seed"], chunk),
-                                  self.deck.sorted_cards(), players, known, tries, SEED_FOUND)
+        known = _keys(work["known"])
+        generation = int(work.get("generation", 0))
+        met = perturb.random_state_cycles(chunk_stream(self.params["seed"], chunk),
+                                          self.deck.sorted_cards(), players, known, tries,
+                                          SEED_FOUND)
         found, names = [], set()
         for sequence, sizes, leader, position in zip(met.sequences, met.sizes, met.leaders,
                                                      met.tries_at, strict=True):
-            node = cycle_node(moves.state_hands(sequence, sizes), int(leader))
+            node = cycle_node(cycles.state_hands(sequence, sizes), int(leader))
             names.add(node.cycle)
-            found.append(_found_entry(node, int(position), self._seed_generation(), None,
-                                      "random state"))
+            found.append(_met(node, int(position), generation, None, "random state"))
         deals = int(self.params.get("seed_fair_deals") or 0)
         recorder = batch.Recorder(*self.engine.random_chunk(
             chunk_stream(self.params["seed"], chunk, part=1), deals,
@@ -317,127 +282,255 @@ class FactoryStrategy(Strategy):
             if cycle in names or key in known or len(found) >= 2 * SEED_FOUND:
                 continue
             names.add(cycle)
-            node = cycle_node(moves.state_hands(recorder.loop_deals[k], split), 0)
-            found.append(_found_entry(node, tries + int(recorder.loop_positions[k]),
-                                      self._seed_generation(), None, "random fair deal"))
-        summary = ChunkSummary.from_recorder(batch.new_recorder(0, n), players,
-                                             time.perf_counter() - clock)
-        summary.deals = met.tries + int(recorder.counts[batch.C_DEALS])
-        summary.loops = met.loops + int(recorder.counts[batch.C_LOOPS])
-        summary.cycles = found
-        return summary
+            node = cycle_node(cycles.state_hands(recorder.loop_deals[k], split), 0)
+            found.append(_met(node, tries + int(recorder.loop_positions[k]), generation, None,
+                              "random fair deal"))
+        return ChunkSummary.of_tries(batch.new_recorder(0, n), players,
+                                     met.tries + int(recorder.counts[batch.C_DEALS]),
+                                     met.loops + int(recorder.counts[batch.C_LOOPS]), found)
 
-    def _grow_chunk(self, chunk: int) -> ChunkSummary:
+    def _grow_chunk(self, chunk: int, work: dict) -> ChunkSummary:
         """Skeleton and pad: full-size cycles grown from a small deck's (see ``seeding``)."""
         from .seeding import skeleton_and_pad
 
-        clock = time.perf_counter()
         grown = skeleton_and_pad(self.deck, self.params["seed"], self.players, chunk=chunk)
-        known = set(self.params["job"]["known"])
+        known = set(work["known"])
+        generation = int(work.get("generation", 0))
         found = []
         for position, (hands, leader) in enumerate(grown.states):
             node = cycle_node(hands, leader)
             if node is not None and node.cycle not in known:
-                found.append(_found_entry(node, position, self._seed_generation(), None,
-                                          "grown"))
-        summary = ChunkSummary.from_recorder(batch.new_recorder(0, self.deck.size),
-                                             self.players, time.perf_counter() - clock)
-        summary.deals, summary.loops = grown.tries, grown.loops
-        summary.cycles = found
+                found.append(_met(node, position, generation, None, "grown"))
+        return ChunkSummary.of_tries(batch.new_recorder(0, self.deck.size), self.players,
+                                     grown.tries, grown.loops, found)
+
+    def _kick_chunk(self, chunk: int, tries: int, work: dict) -> ChunkSummary:
+        """Kick the round's states (``work['items']``) ``tries`` times; the new cycles met,
+        each with the cycle kicked as its parent."""
+        n, players = self.deck.size, self.players
+        items = work["items"]
+        seeds = cycles.state_arrays([parse_state(item["state"]) for item in items], n, players)
+        kick = work["kick"]
+        low, high = self.params.get("kick_moves", perturb.DEFAULT_KICK_MOVES)
+        config = perturb.kick_config(kick, int(low), int(high),
+                                     int(self.params.get("kick_shift", 0)))
+        found = cycles.new_kept(KICK_FOUND, n, players)
+        counts = np.zeros(3, dtype=np.int64)
+        kept = perturb.kick_chunk(chunk_stream(self.params["seed"], chunk), seeds, config,
+                                  _keys(work["known"]), tries, found, counts, self.fast)
+        entries = []
+        for f in range(kept):
+            node = cycle_node(cycles.state_hands(found.sequences[f], found.sizes[f]),
+                              int(found.leaders[f]))
+            entries.append(_met(node, int(found.places[f]), int(work["generation"]),
+                                items[int(found.moves[f])]["cycle"], f"kick {kick}"))
+        summary = ChunkSummary.of_tries(batch.new_recorder(0, n), players, int(counts[0]),
+                                        int(counts[1]), entries)
+        summary.move_stats = [{"move": f"kick {kick}", "tries": int(counts[0]),
+                               "loops": int(counts[1]), "cycles": int(counts[2])}]
         return summary
 
     def _walk_chunk(self, chunk: int, work: dict) -> ChunkSummary:
         """Every move of the chunk's states; catalogue the cycles whose first state it holds."""
-        from ..reach import reach_state
-
-        clock = time.perf_counter()
         n, players = self.deck.size, self.players
         items = work["items"]
         states = [parse_state(item["state"]) for item in items]
-        sequences, sizes, leaders = moves.state_arrays(states, n, players)
         per_state = int(moves.move_count(n, players, self.config))
         capacity = per_state + 64
-        found = _FoundArrays(capacity, n, players)
+        found = cycles.new_kept(capacity, n, players)
+        links = walk.new_links(capacity)
         own = np.array([cycle_key(item["cycle"]) if item["cycle"] else 0 for item in items],
                        dtype=np.int64)
-        link_items = np.zeros(capacity, dtype=np.int64)
-        link_keys = np.zeros(capacity, dtype=np.int64)
         stats = np.zeros((moves.N_KINDS, 3), dtype=np.int64)
-        seen = moves.seen_scratch(n, players, self.config, len(items))
-        known = self._known(work)
-        item, kept, used, links = 0, 0, 0, 0
-        while item < len(items):
-            item, kept, used, links = moves.expand(
-                sequences, sizes, leaders, own, self.config, known, item, kept,
-                *found.arrays(), stats, *seen, used, link_items, link_keys, links)
-            if item < len(items):
-                found.grow()
-                link_items = np.concatenate([link_items, np.zeros_like(link_items)])
-                link_keys = np.concatenate([link_keys, np.zeros_like(link_keys)])
+        cursor = np.zeros(4, dtype=np.int64)
+        rows = cycles.state_arrays(states, n, players)
+        seen = walk.seen_scratch(n, players, self.config, len(items), self.fast)
+        tried = cycles.new_tried(per_state if self.fast else 0, n, players, self.fast)
+        exact = cycles.new_exact(players)
+        while cursor[walk.X_ITEM] < len(items):
+            walk.expand(rows, own, self.config, _keys(work["known"]), cursor, found, stats,
+                         seen, links, tried, exact, self.fast)
+            if cursor[walk.X_ITEM] < len(items):
+                found, links = cycles.grown(found), walk.grown_links(links)
         generation = int(work["generation"])
         entries = []
-        for f in range(kept):
-            node = cycle_node(moves.state_hands(found.sequences[f], found.sizes[f]),
+        for f in range(int(cursor[walk.X_KEPT])):
+            node = cycle_node(cycles.state_hands(found.sequences[f], found.sizes[f]),
                               int(found.leaders[f]))
-            where = int(found.items[f])
-            entries.append(_found_entry(
+            where = int(found.places[f])
+            entries.append(_met(
                 node, where * per_state + int(found.moves[f]), generation + 1,
                 items[where]["cycle"],
                 moves.describe_move(n, players, int(found.moves[f]), self.config)))
         recorder = batch.new_recorder(0, n)
         for where, item_work in enumerate(items):
-            if not item_work["owner"]:
-                continue
-            hands, leader = states[where]
-            node = cycle_node(hands, leader)
-            reached = reach_state(hands, leader, self.deck,
-                                  max_states=self.params["reach_states"])
-            deals = list(reached.fair_deals)
-            renamed = {}  # the cycle with the players renamed: its own backward search
-            if players == 2 and self.deck.size % 2 == 0:  # or player 2 leading, swapped
-                deals += reached.fair_deals_swapped
-            else:
-                for text in renamed_states(node.state):
-                    other = reach_state(*parse_state(text), self.deck,
-                                        max_states=self.params["reach_states"])
-                    if other.cycle != node.cycle and other.cycle not in renamed:
-                        renamed[other.cycle] = (text, other)
-                        deals += other.fair_deals
-            for text in deals:
-                recorder = _record_loop(recorder, where * per_state, Deal.parse(text, self.deck))
-            entries += _catalogue_entries(node, reached, renamed, generation, players)
-        summary = ChunkSummary.from_recorder(recorder, players, time.perf_counter() - clock)
-        summary.deals = int(stats[:, moves.ST_TRIES].sum())
-        summary.loops = int(stats[:, moves.ST_LOOPS].sum())
-        summary.cycles = entries
-        summary.links = sorted({(items[int(link_items[k])]["cycle"], cycle_name(link_keys[k]))
-                                for k in range(links)})
+            if item_work["owner"]:
+                recorder, catalogued = self._catalogue(states[where], where * per_state,
+                                                       generation, recorder)
+                entries += catalogued
+        summary = ChunkSummary.of_tries(recorder, players, stats[:, walk.ST_TRIES].sum(),
+                                        stats[:, walk.ST_LOOPS].sum(), entries)
+        summary.links = sorted({(items[int(links.items[k])]["cycle"],
+                                 cycle_name(links.keys[k]))
+                                for k in range(int(cursor[walk.X_LINKS]))})
         summary.move_stats = [
             {"move": name, "tries": int(stats[k, 0]), "loops": int(stats[k, 1]),
              "cycles": int(stats[k, 2])} for k, name in enumerate(moves.MOVE_NAMES)]
         return summary
 
+    def _catalogue(self, state, position: int, generation: int, recorder):
+        """A cycle's in-tree (and its renamed copies'), its fair deals recorded as loops at
+        ``position``; returns the recorder and the cycle's catalogue records."""
+        from ..reach import reach_state
 
-class _FoundArrays:
-    """The arrays ``moves.expand`` keeps new cycles in, grown when they may fill up."""
+        hands, leader = state
+        node = cycle_node(hands, leader)
+        budget = self.params["reach_states"]
+        reached = reach_state(hands, leader, self.deck, max_states=budget)
+        deals = list(reached.fair_deals)
+        renamed = {}  # the cycle with the players renamed: its own backward search
+        if self.players == 2 and self.deck.size % 2 == 0:  # or player 2 leading, swapped
+            deals += reached.fair_deals_swapped
+        else:
+            for text in renamed_states(node.state):
+                other = reach_state(*parse_state(text), self.deck, max_states=budget)
+                if other.cycle != node.cycle and other.cycle not in renamed:
+                    renamed[other.cycle] = (text, other)
+                    deals += other.fair_deals
+        for text in deals:
+            recorder = record_loop(recorder, position, Deal.parse(text, self.deck))
+        return recorder, _catalogue_records(node, reached, renamed, generation)
 
-    def __init__(self, capacity: int, n: int, players: int):
-        self.keys = np.zeros(capacity, dtype=np.int64)
-        self.sequences = np.zeros((capacity, n), dtype=np.uint8)
-        self.sizes = np.zeros((capacity, players), dtype=np.int64)
-        self.leaders = np.zeros(capacity, dtype=np.int64)
-        self.items = np.zeros(capacity, dtype=np.int64)
-        self.moves = np.zeros(capacity, dtype=np.int64)
 
-    def arrays(self):
-        return self.keys, self.sequences, self.sizes, self.leaders, self.items, self.moves
+@dataclass
+class _Plan:
+    """A factory run's plan as it unfolds: what the steps (seeding rounds, generations,
+    kick rounds) share, and the stop rule.
 
-    def grow(self) -> None:
-        for name in ("keys", "sequences", "sizes", "leaders", "items", "moves"):
-            array = getattr(self, name)
-            bigger = np.zeros((2 * array.shape[0],) + array.shape[1:], dtype=array.dtype)
-            bigger[: array.shape[0]] = array
-            setattr(self, name, bigger)
+    ``base`` is the next chunk number; ``known`` every cycle id met (renamed copies
+    included); ``frontier`` the cycles the next generation expands.
+    """
+
+    factory: FactoryStrategy
+    done: set[int]
+    base: int = 0
+    generation: int = 0
+    round: int = 0
+    rounds: int = 0  # seeding rounds at most (lowered once the seeding is over)
+    per_round: int = 0  # chunks a seeding round
+    floor: int = SEED_PATIENCE
+    patience: int = SEED_PATIENCE  # rounds in a row meeting nothing new that end seeding
+    idle: int = 0  # seeding rounds in a row that met nothing new
+    kick_round: int = 0
+    known: set[str] = field(default_factory=set)
+    walked: list[CycleNode] = field(default_factory=list)  # every cycle expanded, in order
+    frontier: list[CycleNode] = field(default_factory=list)
+    last_new: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        params = self.factory.params
+        grows = params.get("seeding") == "grow"
+        self.per_round = int(params.get("seed_chunks") or 0)
+        if grows and self.per_round:
+            self.per_round = GROW_CHUNKS
+        self.rounds = int(params.get("seed_rounds") or 1) if self.per_round else 0
+        self.floor = self.patience = GROW_PATIENCE if grows else SEED_PATIENCE
+        starts = [start_node(text, self.factory.deck, self.factory.players)
+                  for text in params["starts"]]
+        self.frontier = self._new(starts)
+
+    def jobs(self):
+        """Chunks to play, in order (``PENDING`` while the next step waits on stored ones)."""
+        while True:
+            if self.round < self.rounds:
+                yield from self._seeding_round()
+            if self.frontier:
+                yield from self._walk()
+                continue
+            if self.round < self.rounds:
+                continue
+            if not self._kicking():
+                return
+            yield from self._kicks()
+
+    def _new(self, nodes) -> list[CycleNode]:
+        """The nodes not known yet, one per renaming class; they become known."""
+        chosen = _representatives(nodes, self.known)
+        if chosen:
+            self.last_new = time.monotonic()
+        return chosen
+
+    def _wait(self, chunks: range):
+        while not self.factory.stored(chunks):
+            yield PENDING
+
+    def _seeding_round(self):
+        """One seeding round; its cycles join the generation about to be walked.  Seeding
+        ends once ``patience`` rounds in a row (or as many as the first cycle took) met
+        nothing new."""
+        chunks = range(self.base, self.base + self.per_round)
+        for chunk in chunks:
+            if chunk not in self.done:
+                yield self.factory.job(chunk, SEED_CHUNK_TRIES,
+                                       {"phase": "seed", "known": sorted(self.known),
+                                        "generation": self.generation, "round": self.round})
+        yield from self._wait(chunks)
+        self.base, self.round = self.base + self.per_round, self.round + 1
+        seeded = self._new(self.factory.generation_nodes(self.generation))
+        if not self.known:
+            self.patience = max(self.floor, self.round + 1)
+        self.idle = 0 if seeded else self.idle + 1
+        if self.known and self.idle >= self.patience:
+            self.rounds = self.round  # seeding is done
+        self.frontier += seeded
+
+    def _walk(self):
+        """Generations until one brings nothing new (a kick round after each, with kicks)."""
+        while self.frontier:
+            self.frontier.sort(key=lambda node: node.cycle)
+            self.walked += self.frontier
+            chunks = self.factory.pack(self.frontier)
+            known = sorted(self.known)
+            for offset, items in enumerate(chunks):
+                if self.base + offset not in self.done:
+                    yield self.factory.job(self.base + offset, sum(i["moves"] for i in items),
+                                           {"phase": "walk", "generation": self.generation,
+                                            "items": items, "known": known})
+            yield from self._wait(range(self.base, self.base + len(chunks)))
+            self.base += len(chunks)
+            self.generation += 1
+            self.frontier = self._new(self.factory.generation_nodes(self.generation))
+            if self._kicking():
+                yield from self._kicks()
+
+    def _kicking(self) -> bool:
+        """Whether kick rounds go on: kicks asked for, cycles to kick, and (with
+        ``until_idle``) a new cycle met within that many hours."""
+        params = self.factory.params
+        if not params.get("kicks") or not self.walked:
+            return False
+        idle = params.get("until_idle")
+        return idle is None or time.monotonic() - self.last_new < float(idle) * 3600
+
+    def _kicks(self):
+        """One kick round: ``KICK_CHUNKS`` chunks, kick kinds in turn, each kicking random
+        states of every cycle expanded so far; the new cycles join the next generation."""
+        params = self.factory.params
+        kinds = params["kicks"]
+        items = [{"cycle": node.cycle, "state": text} for node in self.walked
+                 for text in node.states]
+        known = sorted(self.known)
+        chunks = range(self.base, self.base + KICK_CHUNKS)
+        for offset, chunk in enumerate(chunks):
+            if chunk not in self.done:
+                kind = kinds[(self.kick_round * KICK_CHUNKS + offset) % len(kinds)]
+                yield self.factory.job(chunk, int(params["kick_tries"]),
+                                       {"phase": "kick", "kick": kind, "items": items,
+                                        "known": known, "generation": self.generation})
+        yield from self._wait(chunks)
+        self.base += KICK_CHUNKS
+        self.kick_round += 1
+        self.frontier += self._new(self.factory.generation_nodes(self.generation))
 
 
 def _representatives(nodes, known: set[str]) -> list[CycleNode]:
@@ -455,16 +548,26 @@ def _representatives(nodes, known: set[str]) -> list[CycleNode]:
     return chosen
 
 
-def _found_entry(node: CycleNode, position: int, generation: int, parent: str | None,
-                 move: str) -> dict:
-    return {"kind": "found", "cycle": node.cycle, "period_tricks": node.period_tricks,
-            "period_cards": node.period_cards, "state": node.state, "position": position,
-            "generation": generation, "parent": parent, "move": move}
+def _keys(names) -> np.ndarray:
+    """Cycle ids as the sorted keys the kernels take."""
+    return np.array(sorted(cycle_key(name) for name in names), dtype=np.int64)
 
 
-def _catalogue_entries(node: CycleNode, reached, renamed: dict, generation: int,
-                       players: int) -> list[dict]:
-    """The catalogue rows of an expanded cycle and of its renamed copies.
+def _met(node: CycleNode, position: int, generation: int, parent: str | None,
+         move: str) -> CycleRecord:
+    return CycleRecord(MET, node.cycle, node.period_tricks, node.period_cards, node.state,
+                       position, generation, parent, move)
+
+
+def _in_tree(result, swapped: bool = False) -> InTree:
+    fair, other = len(result.fair_deals), len(result.fair_deals_swapped)
+    return InTree(result.states, result.complete, result.depth,
+                  other if swapped else fair, fair if swapped else other)
+
+
+def _catalogue_records(node: CycleNode, reached, renamed: dict,
+                       generation: int) -> list[CycleRecord]:
+    """The catalogue records of an expanded cycle and of its renamed copies.
 
     ``renamed``: cycle id -> (state, backward search) of each copy searched on its own;
     empty for two players and an even deck, where ``reached`` serves both (player 2
@@ -472,25 +575,19 @@ def _catalogue_entries(node: CycleNode, reached, renamed: dict, generation: int,
     """
     others = [c for c in node.renamed if c != node.cycle]
     mirror = others[0] if others else node.cycle
-    common = {"kind": "node", "period_tricks": node.period_tricks,
-              "period_cards": node.period_cards, "start_generation": generation}
 
-    def searched(result):
-        return {"reach_states": result.states, "reach_complete": result.complete,
-                "reach_depth": result.depth, "fair_deals": len(result.fair_deals),
-                "fair_deals_swapped": len(result.fair_deals_swapped)}
+    def record(cycle, state, tree, mirror_of, parent):
+        return CycleRecord(CATALOGUED, cycle, node.period_tricks, node.period_cards, state,
+                           generation=generation, parent=parent,
+                           move="mirror" if parent else "start", in_tree=tree,
+                           mirror=mirror_of, own_mirror=mirror_of == cycle)
 
-    entries = [{**common, **searched(reached), "cycle": node.cycle, "state": node.state,
-                "mirror": mirror, "own_mirror": mirror == node.cycle, "parent": None}]
+    records = [record(node.cycle, node.state, _in_tree(reached), mirror, None)]
     if renamed:
         for cycle, (text, result) in sorted(renamed.items()):
-            entries.append({**common, **searched(result), "cycle": cycle,
-                            "state": cycle_node(*parse_state(text)).state,
-                            "mirror": node.cycle, "own_mirror": False, "parent": node.cycle})
+            records.append(record(cycle, cycle_node(*parse_state(text)).state,
+                                  _in_tree(result), node.cycle, node.cycle))
     elif mirror != node.cycle:
-        entries.append({**common, **searched(reached), "cycle": mirror,
-                        "state": cycle_node(*parse_state(renamed_states(node.state)[0])).state,
-                        "mirror": node.cycle, "own_mirror": False, "parent": node.cycle,
-                        "fair_deals": len(reached.fair_deals_swapped),
-                        "fair_deals_swapped": len(reached.fair_deals)})
-    return entries
+        records.append(record(mirror, cycle_node(*parse_state(renamed_states(node.state)[0])).state,
+                              _in_tree(reached, swapped=True), node.cycle, node.cycle))
+    return records

@@ -19,10 +19,10 @@ import numpy as np
 
 from ..deck import N_VALUES, Deck
 from ..engine import grow
+from ..engine.cycles import new_kept, state_arrays, state_hands
 from ..engine.game import state_cycle
-from ..engine.moves import state_arrays, state_hands
+from ..engine.perturb import random_state_cycles
 from ..engine.random import chunk_stream
-from .hunt import random_state_cycles
 
 MAX_CYCLES = 500  # cycles kept per deck size while growing
 MAX_STATES = 40_000  # states a growth step (or the padding) starts from
@@ -55,8 +55,10 @@ def _cycle_states(found, both_leaders: bool):
     return states
 
 
-def _kept(sequences, sizes, leaders, kept):
-    return [(state_hands(sequences[k], sizes[k]), int(leaders[k])) for k in range(kept)]
+def _kept(found, kept):
+    """The first ``kept`` states of a ``KeptCycles`` (or ``RandomCycles``) as (hands, leader)."""
+    return [(state_hands(found.sequences[k], found.sizes[k]), int(found.leaders[k]))
+            for k in range(kept)]
 
 
 def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = 1 << 20,
@@ -75,7 +77,7 @@ def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = 1
                               np.zeros(0, dtype=np.int64), small_tries, MAX_CYCLES)
     result.tries += met.tries
     result.loops += met.loops
-    found = _kept(met.sequences, met.sizes, met.leaders, len(met.leaders))
+    found = _kept(met, len(met.leaders))
     result.steps.append((n, len(found)))
     while found and counts[1:] != target[1:]:
         grown = []
@@ -108,18 +110,14 @@ def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int =
     if not found:  # growth stalled before every penalty card was in
         return result
     n = result.steps[-1][0]
-    sequences, sizes, leaders = state_arrays(skeleton_states(found), n, players)
+    states = state_arrays(skeleton_states(found), n, players)
     missing = deck.size - n
-    keys = np.zeros(want, dtype=np.int64)
-    out = np.zeros((want, n + missing), dtype=np.uint8)
-    out_sizes = np.zeros((want, players), dtype=np.int64)
-    out_leaders = np.zeros(want, dtype=np.int64)
+    out = new_kept(want, n + missing, players)
     pad_counts = np.zeros(2, dtype=np.int64)
-    kept = grow.pad_runs(sequences, sizes, leaders, missing, keys, out, out_sizes, out_leaders,
-                         pad_counts, pad_budget)
+    kept = grow.pad_runs(states, missing, out, pad_counts, pad_budget)
     result.tries += int(pad_counts[0])
     result.loops += int(pad_counts[1])
-    result.states = _kept(out, out_sizes, out_leaders, kept)
+    result.states = _kept(out, kept)
     return result
 
 
@@ -138,14 +136,10 @@ def _blocks(counts, target):
 
 def _grow(found, block, n: int, players: int, result: Seeding):
     states = _cycle_states(found, both_leaders=True)
-    sequences, sizes, leaders = state_arrays(states, n, players)
-    keys = np.zeros(MAX_CYCLES, dtype=np.int64)
-    out = np.zeros((MAX_CYCLES, n + len(block)), dtype=np.uint8)
-    out_sizes = np.zeros((MAX_CYCLES, players), dtype=np.int64)
-    out_leaders = np.zeros(MAX_CYCLES, dtype=np.int64)
+    out = new_kept(MAX_CYCLES, n + len(block), players)
     counts = np.zeros(2, dtype=np.int64)
-    kept = grow.grow_one(sequences, sizes, leaders, np.array(block, dtype=np.uint8), keys,
-                         out, out_sizes, out_leaders, counts)
+    kept = grow.grow_one(state_arrays(states, n, players), np.array(block, dtype=np.uint8), out,
+                         counts)
     result.tries += int(counts[0])
     result.loops += int(counts[1])
-    return _kept(out, out_sizes, out_leaders, kept)
+    return _kept(out, kept)

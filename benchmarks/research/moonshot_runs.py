@@ -22,12 +22,15 @@ import time
 import numpy as np
 
 from beggar_search.deck import Deck, format_state, parse_state
-from beggar_search.engine import rules
+from beggar_search.engine.cycles import (
+    new_exact,
+    new_kept,
+    play_and_keep,
+    state_arrays,
+    state_hands,
+)
 from beggar_search.engine.game import cycle_name, play_state
-from beggar_search.engine.grow import play_and_keep
-from beggar_search.engine.moves import state_arrays, state_hands
 from beggar_search.engine.random import below, chunk_stream
-from beggar_search.engine.rules import CAPACITY, RESULT_LEN
 from beggar_search.jit import kernel
 from beggar_search.strategies.seeding import grow_skeletons, skeleton_states
 
@@ -36,15 +39,14 @@ KEEP = 64  # cycles kept per chunk
 
 
 @kernel
-def pad_random_runs(sequences, sizes, leaders, missing, fewest, most, stream, tries, keys,
-                    states, state_sizes, state_leaders, counts):
-    """``tries`` paddings of random skeleton states (see the module); returns cycles kept."""
+def pad_random_runs(skeletons, missing, fewest, most, stream, tries, found, counts):
+    """``tries`` paddings of random skeleton states (``StateRows``, see the module); returns
+    the cycles kept in ``found``."""
+    sequences, sizes, leaders = skeletons
     n = sequences.shape[1]
     out = np.zeros(n + missing, dtype=np.uint8)
     out_sizes = np.zeros(2, dtype=np.int64)
-    flat = np.zeros((2, CAPACITY), dtype=np.uint8)
-    row = np.zeros(RESULT_LEN, dtype=np.int64)
-    scratch = rules.new_scratch(2)
+    exact = new_exact(2)
     inserts = np.zeros(n + 2, dtype=np.int64)  # plain cards before each card of a hand or at
     lengths = np.zeros(missing + 1, dtype=np.int64)  # its end; the runs' lengths
     kept = 0
@@ -77,8 +79,7 @@ def pad_random_runs(sequences, sizes, leaders, missing, fewest, most, stream, tr
         out_sizes[1] = w - out_sizes[0]
         if out_sizes[0] == 0 or out_sizes[1] == 0:
             continue
-        kept = play_and_keep(out, out_sizes, leaders[s], flat, row, scratch, counts, kept, keys,
-                             states, state_sizes, state_leaders)
+        kept = play_and_keep(out, out_sizes, leaders[s], exact, counts, found, kept)
     return kept
 
 
@@ -86,24 +87,20 @@ def work(deck_spec: str, seed: int, worker: int, seconds: float, fewest: int, mo
          skeletons, queue) -> None:
     deck = Deck.parse(deck_spec)
     n = sum(len(h) for h in skeletons[0][0])
-    sequences, sizes, leaders = state_arrays(skeletons, n, 2)
+    rows = state_arrays(skeletons, n, 2)
     missing = deck.size - n
     counts = np.zeros(2, dtype=np.int64)
     met = {}
     deadline = time.monotonic() + seconds
     chunk = 0
     while time.monotonic() < deadline:
-        keys = np.zeros(KEEP, dtype=np.int64)
-        states = np.zeros((KEEP, deck.size), dtype=np.uint8)
-        state_sizes = np.zeros((KEEP, 2), dtype=np.int64)
-        state_leaders = np.zeros(KEEP, dtype=np.int64)
+        found = new_kept(KEEP, deck.size, 2)
         stream = chunk_stream(seed, (worker << 32) + chunk)
-        kept = pad_random_runs(sequences, sizes, leaders, missing, fewest, most, stream, CHUNK,
-                               keys, states, state_sizes, state_leaders, counts)
+        kept = pad_random_runs(rows, missing, fewest, most, stream, CHUNK, found, counts)
         for k in range(kept):
-            met.setdefault(cycle_name(keys[k]),
-                           format_state(state_hands(states[k], state_sizes[k]),
-                                        int(state_leaders[k])))
+            met.setdefault(cycle_name(found.keys[k]),
+                           format_state(state_hands(found.sequences[k], found.sizes[k]),
+                                        int(found.leaders[k])))
         chunk += 1
     queue.put((int(counts[0]), int(counts[1]), met))
 
