@@ -41,6 +41,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .errors import UserError
+from .family import figures
 from .store import Run, Store, StoreError
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
 
@@ -315,6 +316,13 @@ class Session:
         if bar.disable:
             return
         run = self.store.run(self.run.id)
+        if run.strategy == "factory":
+            family = family_figures(self.store, run.id)
+            rate = run.deals / run.elapsed if run.elapsed > 0 else 0
+            bar.set_postfix_str(f"{family['cycles']} cycles, {family['fair_cycles']} fair,"
+                                f" {family['fair_deals']} fair deals, {family['islands']}"
+                                f" islands, {rate:,.0f} tries/s", refresh=False)
+            return
         best = self.store.games(run.id, "longest", limit=1)
         bar.set_postfix_str(f"best {best[0]['cards'] if best else '-'} cards, "
                             f"{run.loops} loops", refresh=False)
@@ -351,7 +359,15 @@ def summarise(store: Store, run_id: int) -> dict:
         "seconds": round(elapsed, 3),
         "deals_per_second": round(run.deals / elapsed, 1) if elapsed > 0 else None,
         "version": run.version,
+        **(family_figures(store, run_id) if run.strategy == "factory" else {}),
     }
+
+
+def family_figures(store: Store, run_id: int) -> dict:
+    """A factory run's cycles, fair-reachable cycles, fair deals and islands
+    (``family.figures``), read from the results file."""
+    return figures(store.cycles(run_id), store.links(run_id),
+                   len(store.games(run_id, "loops")))
 
 
 def start(store: Store, strategy: str, params: dict, workers: int, quiet: bool = False,

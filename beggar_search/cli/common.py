@@ -102,6 +102,11 @@ def summary_text(summary: dict) -> str:
               if summary["strategy"] in ("hunt", "factory") else
               f"loops      {summary['loops']:,} in {summary['cycles']} distinct cycles"),
              f"caps       {summary['caps']:,}"]
+    if "fair_cycles" in summary:
+        lines.append(f"family     {summary['cycles']} cycles in {summary['islands']} islands;"
+                     f" {summary['fair_cycles']} reached by fair deals"
+                     f" ({summary['fair_islands']} islands), {summary['fair_deals']:,} fair"
+                     " deals")
     if summary["longest"]:
         longest = summary["longest"]
         lines.append(f"longest    {longest['cards']} cards, {longest['tricks']} tricks  "
