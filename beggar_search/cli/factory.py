@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from dataclasses import asdict, dataclass
+
 import click
 
 from ..deck import STANDARD
@@ -59,6 +62,29 @@ def _span(lowest: int, highest: int):
     return check
 
 
+@dataclass(frozen=True)
+class KickOptions:
+    """The factory's kick options (and exchange lengths), as the run's parameters name them."""
+
+    exchanges: list
+    kicks: list
+    kick_moves: list
+    kick_shift: int
+    kick_tries: int
+    until_idle: float | None
+
+
+def kick_options(function):
+    """Pass the kick options to the command as one ``KickOptions``, ``kick``."""
+
+    @functools.wraps(function)
+    def command(*args, **kwargs):
+        values = {name: kwargs.pop(name) for name in KickOptions.__dataclass_fields__}
+        return function(*args, kick=KickOptions(**values), **kwargs)
+
+    return command
+
+
 @click.command("factory")
 @click.option("--from", "starts", metavar="DEAL|STATE", multiple=True,
               help="Start (also) from the cycle of this looping deal or state"
@@ -87,7 +113,7 @@ def _span(lowest: int, highest: int):
 @click.option("--exchanges", default=f"{DEFAULT_EXCHANGES[0]}-{DEFAULT_EXCHANGES[1]}",
               show_default=True, callback=_span(1, 32), metavar="MIN-MAX",
               help="Lengths of the two blocks an exchange move swaps.")
-@click.option("--kicks", "kick_names", default=",".join(DEFAULT_KICKS), show_default=True,
+@click.option("--kicks", "kicks", default=",".join(DEFAULT_KICKS), show_default=True,
               callback=_kicks,
               help="Kick kinds taken in turn by kick rounds (compound perturbations of every"
                    f" known cycle's states; among {', '.join(KICK_NAMES)}), or 'none': then"
@@ -104,14 +130,14 @@ def _span(lowest: int, highest: int):
               metavar="HOURS",
               help="With kicks: stop after this many hours without a new cycle"
                    " [default: run until --hours or Ctrl-C].")
+@kick_options
 @deck_option
 @players_option
 @click.option("--reach-states", type=click.IntRange(1, 1 << 31), default=REACH_STATES,
               show_default=True, help="Budget of the backward search run on each cycle.")
 @search_options
 def factory(starts, ignore_known, seed_tries, seed_rounds, seeding, move_names, blocks,
-            exchanges, kick_names, kick_moves, kick_shift, kick_tries, until_idle, deck_spec,
-            players, reach_states, options):
+            kick, deck_spec, players, reach_states, options):
     """Find cycles near cycles, breadth first, and kick out of islands all night.
 
     Every state of every known cycle is changed by every move (swap two cards, move
@@ -146,9 +172,7 @@ def factory(starts, ignore_known, seed_tries, seed_rounds, seeding, move_names, 
     if seeding is None:
         seeding = "random" if deck.size <= 24 or players != 2 else "grow"
     params = run_params(deck_spec, players, options, starts=entries, moves=move_names,
-                        blocks=blocks, exchanges=exchanges,
-                        seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES),
+                        blocks=blocks, seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES),
                         seed_rounds=seed_rounds, seeding=seeding, reach_states=reach_states,
-                        kicks=kick_names, kick_moves=kick_moves, kick_shift=kick_shift,
-                        kick_tries=kick_tries, until_idle=until_idle)
+                        **asdict(kick))
     launch("factory", params, options)
