@@ -44,12 +44,13 @@ def figures(rows: list[dict], links=(), fair_deals: int = 0) -> dict:
     """A factory run's family in numbers: cycles (mirrors count apart), those reached by a
     fair deal, fair deals, islands, and islands that hold a fair-reachable cycle."""
     island = islands(rows, links)
-    fair = [row for row in rows if _fair(row)]
+    fair = [row for row in rows if fair_reached(row)]
     return {"cycles": len(rows), "fair_cycles": len(fair), "fair_deals": fair_deals,
             "islands": len(set(island.values())),
             "fair_islands": len({island[row["cycle"]] for row in fair})}
 
 
-def _fair(row: dict) -> bool:
-    """Whether a fair deal reaches a catalogued cycle (player 1 leading, or its mirror's)."""
+def fair_reached(row: dict) -> bool:
+    """Whether a fair deal reaches a catalogued cycle (player 1 leading; player 2 leading
+    counts for its mirror)."""
     return bool(row.get("deals") or row.get("fair_deals"))

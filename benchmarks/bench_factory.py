@@ -1,8 +1,10 @@
 """Recall of the loop factory against census truth (every looping deal of a small deck).
 
 For each deck: the census truth (``census_truth.py``, cached under benchmarks/data/);
-the factory run from nothing (random states, then the closure); one walk from a seed
-cycle per island (the seed: the fair cycle reached by most deals not covered yet).
+the factory run from nothing (random states, then the closure, then kick rounds until
+``--until-idle`` hours pass without a new cycle); one walk from a seed cycle per island
+(the seed: the fair cycle reached by most deals not covered yet; the closure alone, no
+kicks).
 Islands are the groups of cycles joined by the moves and mirror links of every
 catalogue made here.  Prints a Markdown table and, with ``--json FILE``, the figures.
 
@@ -38,15 +40,17 @@ DECKS = (  # every census deck in benchmarks/data that has looping deals, by siz
 
 
 def factory_run(folder: str, name: str, deck: str, starts, seed_chunks: int, workers: int,
-                seeding: str = "random"):
+                seeding: str = "random", until_idle: float | None = None):
     """One factory run into a fresh file: its catalogue, fair loops, moves and timing.
 
     Seeding (when ``seed_chunks``) as the command line does from nothing: up to
-    ``SEED_ROUNDS`` rounds."""
+    ``SEED_ROUNDS`` rounds.  With ``until_idle`` (hours), kick rounds until that long
+    passes without a new cycle; without, no kicks."""
     params = FactoryStrategy.prepare({
         "deck": deck, "players": 2, "seed": 1, "top_k": 0, "max_tricks": None,
         "chunk_size": None, "hours": None, "starts": list(starts), "seed_chunks": seed_chunks,
-        "seed_rounds": SEED_ROUNDS if seed_chunks else 1, "seeding": seeding})
+        "seed_rounds": SEED_ROUNDS if seed_chunks else 1, "seeding": seeding,
+        **({"until_idle": until_idle} if until_idle else {"kicks": []})})
     with Store(Path(folder) / f"{name}.sqlite") as store:
         clock = time.perf_counter()
         summary = driver.start(store, "factory", params, workers, quiet=True)
@@ -60,7 +64,8 @@ def factory_run(folder: str, name: str, deck: str, starts, seed_chunks: int, wor
                 "tries": summary["deals"], "seconds": seconds}
 
 
-def measure(deck: str, seed_tries: int, workers: int, seeding: str = "random") -> dict:
+def measure(deck: str, seed_tries: int, workers: int, seeding: str = "random",
+            until_idle: float | None = None) -> dict:
     truth = {c: set(d) for c, d in census_truth(Deck.parse(deck))["cycles"].items()}
     fair = set(truth)
     warm_up("factory", FactoryStrategy.prepare({
@@ -68,7 +73,7 @@ def measure(deck: str, seed_tries: int, workers: int, seeding: str = "random") -
         "chunk_size": None, "hours": None, "starts": [], "seed_chunks": 0}))
     with tempfile.TemporaryDirectory() as folder:
         nothing = factory_run(folder, "nothing", deck, [], -(-seed_tries // SEED_CHUNK_TRIES),
-                              workers, seeding)
+                              workers, seeding, until_idle)
         walks, covered = [], set()
         while covered < fair:
             seed = min(fair - covered, key=lambda c: (-len(truth[c]), c))
@@ -110,6 +115,10 @@ def measure(deck: str, seed_tries: int, workers: int, seeding: str = "random") -
                          "seeded_rounds": len({r["generation"] for r in nothing["rows"]
                                                if r["move"] in ("random state", "random fair deal",
                                                                 "grown")}),
+                         "kicked": sorted({r["cycle"] for r in nothing["rows"]
+                                           if (r["move"] or "").startswith("kick")}
+                                          & set(fair)),
+                         "until_idle": until_idle,
                          "tries": nothing["tries"], "seconds": round(nothing["seconds"], 1),
                          "islands_reached": len({island[c] for c in from_nothing}),
                          "cycles_met": len(nothing["rows"]),
@@ -151,11 +160,15 @@ def main(argv=None) -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seeding", choices=("random", "grow"), default="random",
                         help="how the run from nothing seeds (grow: two players only)")
+    parser.add_argument("--until-idle", type=float, default=0.02,
+                        help="the run from nothing kicks until this many hours pass without a"
+                             " new cycle (0: no kicks, the closure's own end)")
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
     results = []
     for deck in args.deck or DECKS:
-        results.append(measure(deck, args.seed_tries, args.workers, args.seeding))
+        results.append(measure(deck, args.seed_tries, args.workers, args.seeding,
+                               args.until_idle or None))
         print(json.dumps({k: v for k, v in results[-1].items() if k != "walks"}),
               file=sys.stderr, flush=True)
     print(table(results))

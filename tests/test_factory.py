@@ -1,6 +1,8 @@
 """The loop factory: a closure over cycles, its catalogue, determinism, resume, bad input."""
 
 import itertools
+import json
+from pathlib import Path
 import sqlite3
 
 import pytest
@@ -221,3 +223,42 @@ def test_skeleton_and_pad_grows_small_cycles_into_the_deck():
     for hands, leader in grown.states:
         assert sorted(c for hand in hands for c in hand) == deck.sorted_cards().tolist()
         assert play_state(hands, leader).outcome == "loop"
+
+
+@pytest.mark.parametrize("bad", [["--kicks", "bogus"], ["--kicks", ""], ["--kick-moves", "0-2"],
+                                 ["--kick-moves", "3-2"], ["--kick-moves", "2-99"],
+                                 ["--kick-shift", "-1"], ["--kick-tries", "0"],
+                                 ["--until-idle", "-1"], ["--until-idle", "0"],
+                                 ["--until-idle", "nan"], ["--until-idle", "1e9"],
+                                 ["--exchanges", "2-99"]])
+def test_bad_kick_options_are_one_line_and_exit_2(tmp_path, bad):
+    db = str(tmp_path / "x.sqlite")
+    result = CliRunner().invoke(cli, ["search", "factory", "--deck", TINY, "--db", db, *bad])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_kicks_go_on_until_idle_and_catalogue_what_they_meet(tmp_path):
+    """With kicks a run goes on after its closure, until --until-idle hours pass without a
+    new cycle; cycles met by kicks are catalogued with the cycle kicked as their parent,
+    and the catalogue keeps every fair deal of every fair-reachable cycle."""
+    params = factory_params(EIGHT, starts=[EIGHT_LOOP], kicks=["swaps", "mixed"],
+                            kick_tries=20_000, until_idle=0.0005, moves=["leader"])
+    with Store(tmp_path / "k.sqlite") as store:
+        summary = driver.start(store, "factory", params, 1, quiet=True)
+        assert summary["status"] == "done"
+        rows = store.cycles(summary["run"])
+        kicked = [row for row in rows if (row["move"] or "").startswith("kick")]
+        assert kicked and all(row["parent"] for row in kicked)
+        assert {row["move"] for row in kicked} <= {"kick swaps", "kick mixed"}
+        loops = {}
+        for game in store.games(summary["run"], "loops"):
+            loops.setdefault(game["cycle"], set()).add(game["deal"])
+    census = Path(__file__).parent.parent / "benchmarks/data/census-plain8-J2-Q2-K2-A2.json"
+    truth = {c: set(d) for c, d in json.loads(census.read_text())["cycles"].items()}
+    for row in rows:  # every fair deal of every catalogued cycle, and nothing else
+        if row["cycle"] in truth:
+            assert loops.get(row["cycle"], set()) == truth[row["cycle"]]
+        else:
+            assert row["cycle"] not in loops

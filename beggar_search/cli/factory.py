@@ -20,7 +20,7 @@ from ..strategies.factory import (
     start_node,
 )
 from ..strategies.loops import CASELLA
-from .common import UserError, deck_option, open_store, parse_deck
+from .common import Hours, UserError, deck_option, open_store, parse_deck
 from .options import search_options
 from .search import launch, players_option, run_params
 
@@ -126,7 +126,7 @@ def kick_options(function):
 @click.option("--kick-tries", type=click.IntRange(1, 1 << 30), default=KICK_CHUNK_TRIES,
               show_default=True,
               help=f"Kicks a kick chunk plays ({KICK_CHUNKS} chunks a round).")
-@click.option("--until-idle", type=click.FloatRange(0, 24 * 365, min_open=True), default=None,
+@click.option("--until-idle", type=Hours(), default=None,
               metavar="HOURS",
               help="With kicks: stop after this many hours without a new cycle"
                    " [default: run until --hours or Ctrl-C].")

@@ -11,7 +11,7 @@ from contextlib import nullcontext
 import click
 
 from ..driver import summarise
-from ..family import islands
+from ..family import fair_reached, islands
 from ..outfile import atomic_output, check_output
 from .common import RUN_ID, emit, json_option, open_store, print_summary
 from .options import db_option
@@ -99,14 +99,18 @@ def export_rows(store, run, what: str):
 @run_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="CSV file to write [default: stdout]; never a SQLite database.")
+@click.option("--fair-only", is_flag=True,
+              help="With --what cycles: only the cycles a fair deal reaches (either leader).")
 @json_option
-def export(what, db_path, run_id, out, as_json):
+def export(what, db_path, run_id, out, fair_only, as_json):
     """Export a run's longest games, loops, cycles or length histogram as CSV."""
     if out:
         check_output(out, (db_path,))  # before any work: never the results file
     with open_store(db_path, create=False) as store:
         run = store.run(run_id)
         rows = export_rows(store, run, what)
+    if fair_only:
+        rows = [row for row in rows if fair_reached(row)]
     with atomic_output(out, (db_path,), newline="") if out else nullcontext(sys.stdout) as target:
         if as_json:
             for row in rows:
