@@ -2,8 +2,8 @@
 
 import itertools
 import json
-from pathlib import Path
 import sqlite3
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
