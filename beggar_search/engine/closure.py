@@ -81,7 +81,7 @@ def unpack_state(key, flat, sizes):
 
 
 @kernel
-def _key_hash(key):
+def state_hash(key):
     h = np.int64(0x2545F4914F6CDD1D)
     for word in key:
         h = (h ^ word) * MIX
@@ -93,7 +93,7 @@ def _key_hash(key):
 def lookup(store, table, key):
     """``(slot, index)``: where ``key`` is in the table, or the empty slot it would take."""
     mask = table.shape[0] - 1
-    slot = _key_hash(key) & mask
+    slot = state_hash(key) & mask
     width = key.shape[0]
     while True:
         index = table[slot]
@@ -129,7 +129,7 @@ def _rebuild_table(store, count, table):
     table[:] = -1
     mask = table.shape[0] - 1
     for index in range(count):
-        slot = _key_hash(store[index]) & mask
+        slot = state_hash(store[index]) & mask
         while table[slot] >= 0:
             slot = (slot + 1) & mask
         table[slot] = index

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..jit import kernel
 from . import rules
-from .closure import lookup  # the set of states tried is a table as closure's states
+from .closure import lookup, state_hash  # states tried: a table as closure's states
 from .cycles import (
     in_sorted,
     is_new_cycle,
@@ -59,8 +59,10 @@ X_ITEM, X_KEPT, X_USED, X_LINKS = range(4)
 
 def seen_scratch(n: int, players: int, config: np.ndarray, states: int, fast: bool) -> Seen:
     """Scratch for ``expand`` over ``states`` states: the table and rows of states tried,
-    and each one's outcome (``fast``: rows of four words)."""
-    moves = int(move_count(n, players, config)) * max(1, states)
+    and each one's outcome.  ``fast``: rows of four words, for one state's moves at a time
+    (a table that stays in cache; the moves of two states of a cycle give the same state
+    about once in 400 distinct ones, which is then played twice)."""
+    moves = int(move_count(n, players, config)) * (1 if fast else max(1, states))
     table = np.full(1 << max(4, (2 * moves).bit_length()), -1, dtype=np.int64)
     rows = (np.zeros((moves, 4), dtype=np.int64) if fast
             else np.zeros((moves, n + players + 1), dtype=np.uint8))
@@ -152,6 +154,25 @@ def _state_key(sequence, sizes, leader, row):
 
 
 @kernel
+def _remember_moved(seen, used, key):
+    """``_remember`` for the fast path, whose rows hold one state's moves: the table is
+    never cleared, an entry pointing at row ``used`` or beyond (left by an earlier state)
+    counts as empty, and one pointing below is checked against the row it names."""
+    mask = seen.table.shape[0] - 1
+    slot = state_hash(key) & mask
+    while True:
+        index = seen.table[slot]
+        if index < 0 or index >= used:
+            seen.table[slot] = used
+            seen.rows[used, :] = key
+            return True
+        row = seen.rows[index]
+        if row[0] == key[0] and row[1] == key[1] and row[2] == key[2] and row[3] == key[3]:
+            return False
+        slot = (slot + 1) & mask
+
+
+@kernel
 def _remember(seen, used, row):
     """Add the state ``row`` to ``seen`` at row ``used``; False when it was there already."""
     slot, index = lookup(seen.rows, seen.table, row)
@@ -169,9 +190,10 @@ def expand(states, own_keys, config, known, cursor, found, stats, seen, links, t
     ``cursor[X_ITEM]`` on.
 
     A state that moves give more than once is played once (``seen``, rows
-    ``cursor[X_USED]`` on free).  With ``fast`` (two players) a state's moves are made on
-    its masks and the moved states played together on the bitboard kernel
-    (``cycles.play_tried``; scratch ``tried`` with room for one state's moves); otherwise
+    ``cursor[X_USED]`` on free; with ``fast``, within the moves of one state).  With
+    ``fast`` (two players) a state's moves are made on its masks and the moved states
+    played together on the bitboard kernel (``cycles.play_tried``; scratch ``tried`` with
+    room for one state's moves); otherwise
     by the exact engine, where a game that reaches a state played already within
     ``MEMO_TRICKS`` tricks takes its outcome (list a cycle's states backwards in play
     order and most moves of a state are moves of the one after it, one trick later).
@@ -216,17 +238,13 @@ def _expand_masks(states, own_keys, config, counts, known, cursor, found, stats,
         if not move_masks(words, n, move, config, counts, params, moved):
             continue
         tried_key(moved, key)
-        used = cursor[X_USED]
-        if not _remember(seen, used, key):
+        if not _remember_moved(seen, queued, key):
             continue
-        cursor[X_USED] += 1
         stats[params[3], ST_TRIES] += 1
-        queued = queue_words(tried, queued, moved, move, used)
+        queued = queue_words(tried, queued, moved, move, queued)
     play_tried(tried, queued, exact, True)
     for q in range(queued):
         outcome = tried.keys[q]
-        seen.keys[tried.slots[q]] = outcome
-        seen.loops[tried.slots[q]] = outcome != 0
         if outcome != 0:
             kind = decode_counted(n, 2, tried.moves[q], config, counts, params)
             _account(cursor, outcome, tried.moves[q], kind, tried.sequences[q],
