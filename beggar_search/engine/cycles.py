@@ -257,6 +257,15 @@ def tried_key(words, key):
 
 
 @kernel
+def _lay_cards(batch, i, n):
+    """A state queued as words, laid out as cards and hand sizes for the exact engine."""
+    words = batch.words[i]
+    bitboard.to_sequence(words[W_PEN], words[W_LO], words[W_HI], batch.sequences[i])
+    batch.sizes[i, 0] = words[W_FIRST]
+    batch.sizes[i, 1] = n - words[W_FIRST]
+
+
+@kernel
 def _exact_key(batch, i, exact):
     rules.deal_out(batch.sequences[i], batch.sizes[i], exact.flat)
     rules.play_game_with(exact.flat, batch.sizes[i], batch.leaders[i], 0, exact.row,
@@ -268,7 +277,8 @@ def _exact_key(batch, i, exact):
 
 @kernel
 def play_tried(batch, count, exact, fast):
-    """Play the queued states 0..count-1; ``batch.keys`` gets each one's cycle (0: ends).
+    """Play the queued states 0..count-1; ``batch.keys`` gets each one's cycle (0: ends),
+    and each one queued as words gets its cards and hand sizes if it loops.
 
     ``fast``: two players on the bitboard kernel (the states' words); a game it gives back
     unfinished (past ``bitboard.LONG_TRICKS`` tricks: every loop, and the rare very long
@@ -277,11 +287,13 @@ def play_tried(batch, count, exact, fast):
     """
     if count == 0:
         return
+    n = batch.sequences.shape[1]
     if not fast:
         for i in range(count):
+            if batch.words.shape[0] > 0:
+                _lay_cards(batch, i, n)
             batch.keys[i] = _exact_key(batch, i, exact)
         return
-    n = batch.sequences.shape[1]
     batch.pens[count], batch.los[count], batch.his[count] = batch.pens[0], batch.los[0], \
         batch.his[0]
     batch.firsts[count] = batch.firsts[0]
@@ -289,10 +301,7 @@ def play_tried(batch, count, exact, fast):
                          bitboard.LONG_TRICKS, batch.packed)
     for i in range(count):
         if batch.packed[i] >> (2 * PACK) == S_LONG:
-            words = batch.words[i]  # the state's cards, for the exact engine
-            bitboard.to_sequence(words[W_PEN], words[W_LO], words[W_HI], batch.sequences[i])
-            batch.sizes[i, 0] = words[W_FIRST]
-            batch.sizes[i, 1] = n - words[W_FIRST]
+            _lay_cards(batch, i, n)
             batch.keys[i] = _exact_key(batch, i, exact)
         else:
             batch.keys[i] = 0

@@ -21,7 +21,9 @@ import numpy as np
 from ..jit import kernel
 from . import moves, rules
 from .cycles import (
+    N_WORDS,
     TRIED_BLOCK,
+    W_FIRST,
     KeptCycles,
     StateRows,
     is_new_cycle,
@@ -31,7 +33,10 @@ from .cycles import (
     new_tried,
     play_tried,
     queue_tried,
+    queue_words,
+    state_words,
 )
+from .maskmoves import move_masks
 from .random import below, shuffle
 
 # kick kinds: the moves a kick is made of
@@ -220,6 +225,49 @@ def kick(seeds, config, stream, sequence, sizes, out, out_sizes, params):
 
 
 @kernel
+def _move_kind(kind, stream):
+    """The ``moves`` kind of one move of a kick of kind ``kind`` (a mixed kick draws it)."""
+    if kind == K_MIXED:
+        kind = below(stream, K_MIXED)
+    if kind == K_SWAPS:
+        return moves.M_SWAP
+    if kind == K_CARDS:
+        return moves.M_CARD
+    if kind == K_BLOCKS:
+        return moves.M_BLOCK
+    return moves.M_EXCHANGE
+
+
+@kernel
+def _kick_words(seeds, config, stream, n, counts, params, words, moved):
+    """Draw a two-player seed state (rows of ``cycles.state_words``) and kick it into
+    ``words``, its moves made on masks (``maskmoves``): as ``kick`` does on cards, a swap
+    drawn again until its cards differ (64 draws at most), any other move 8.  Returns the
+    seed's row."""
+    s = below(stream, seeds.shape[0])
+    words[:] = seeds[s]
+    count = config[KC_MIN] + below(stream, config[KC_MAX] - config[KC_MIN] + 1)
+    for _ in range(count):
+        move_kind = _move_kind(config[KC_KIND], stream)
+        first = np.int64(0)
+        for k in range(move_kind):
+            first += counts[k]
+        if counts[move_kind] == 0:
+            continue
+        for _ in range(64 if move_kind == moves.M_SWAP else 8):
+            if move_masks(words, n, first + below(stream, counts[move_kind]), KICK_MOVES,
+                          counts, params, moved):
+                words[:] = moved
+                break
+    most = config[KC_SHIFT]
+    if most > 0:  # the split moved by -most..most cards, each hand keeping one or more
+        delta = below(stream, 2 * most + 1) - most
+        if 1 <= words[W_FIRST] + delta <= n - 1:
+            words[W_FIRST] += delta
+    return s
+
+
+@kernel
 def _account_kicks(tried, queued, known, found, kept, counts):
     """Count the outcomes of a played batch of kicks; keep the new cycles; returns kept."""
     for q in range(queued):
@@ -251,13 +299,25 @@ def kick_chunk(stream, seeds, config, known, tries, found, counts, fast):
     out = np.zeros(n, dtype=np.uint8)
     out_sizes = np.zeros(players, dtype=np.int64)
     params = np.zeros(4, dtype=np.int64)
-    tried = new_tried(TRIED_BLOCK, n, players, fast)
+    masked = players == 2  # two players: kicked on masks, whichever engine plays them
+    tried = new_tried(TRIED_BLOCK, n, players, masked)
     exact = new_exact(players)
+    seed_words = np.zeros((seeds.sequences.shape[0] if masked else 0, N_WORDS),
+                          dtype=np.int64)
+    for s in range(seed_words.shape[0]):
+        state_words(seeds.sequences[s], seeds.sizes[s, 0], seeds.leaders[s], seed_words[s])
+    counts_of = moves.kind_counts(n, players, KICK_MOVES)
+    words = np.zeros(N_WORDS, dtype=np.int64)
+    moved = np.zeros(N_WORDS, dtype=np.int64)
     kept = 0
     queued = 0
     for attempt in range(tries):
-        s = kick(seeds, config, stream, sequence, sizes, out, out_sizes, params)
-        queued = queue_tried(tried, queued, sequence, sizes, seeds.leaders[s], attempt, s)
+        if masked:
+            s = _kick_words(seed_words, config, stream, n, counts_of, params, words, moved)
+            queued = queue_words(tried, queued, words, attempt, s)
+        else:
+            s = kick(seeds, config, stream, sequence, sizes, out, out_sizes, params)
+            queued = queue_tried(tried, queued, sequence, sizes, seeds.leaders[s], attempt, s)
         if queued == TRIED_BLOCK or attempt == tries - 1:
             play_tried(tried, queued, exact, fast)
             counts[0] += queued
