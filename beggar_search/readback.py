@@ -51,10 +51,20 @@ def whole(value, field: str, optional: bool = False, low: int = 0) -> int | None
     return value
 
 
-def finite(value, field: str) -> float:
-    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+def finite(value, field: str, high: float = math.inf) -> float:
+    """A finite number from 0 to ``high``."""
+    if (not isinstance(value, int | float) or isinstance(value, bool)
+            or not math.isfinite(value) or not 0 <= value <= high):
         raise BadValue(field, value)
     return value
+
+
+LATEST_TIME = 32_503_680_000.0  # the year 3000: a time past it is no time a run was stored
+
+
+def moment(value, field: str) -> float:
+    """A time (seconds since 1970) that can be printed as a date."""
+    return finite(value, field, LATEST_TIME)
 
 
 def deal(value, field: str = "deal", cards: int | None = None, optional: bool = False):
@@ -92,7 +102,9 @@ def run_fields(row: dict) -> dict:
     name(data["strategy"], "strategy")
     name(data["status"], "status")
     _match(VERSION, data["version"], "version")
-    for field in ("created", "updated", "seconds", "elapsed"):
+    for field in ("created", "updated"):
+        moment(data[field], field)
+    for field in ("seconds", "elapsed"):
         finite(data[field], field)
     for field in ("deals", "loops", "caps", "cards", "chunks"):
         whole(data[field], field)
@@ -138,7 +150,7 @@ def game(row: dict, cards: int) -> dict:
         whole(row[field], field)
     whole(row["winner"], "winner", low=-1)
     cycle(row["cycle"], optional=True)
-    finite(row["found"], "found")
+    moment(row["found"], "found")
     return row
 
 
@@ -165,7 +177,7 @@ def cycle_row(row: dict, cards: int) -> dict:
         if field in row:
             whole(row[field], field, optional=field not in ("period_tricks", "period_cards"))
     if "found" in row:
-        finite(row["found"], "found")
+        moment(row["found"], "found")
     return row
 
 

@@ -57,6 +57,30 @@ def _rows(source: sqlite3.Connection, table: str, columns: list[str], recovery: 
             after, step = after + step, step * 2  # the row after ``after`` is unreadable
 
 
+def _open_read_only(damaged: Path) -> tuple[sqlite3.Connection, set[str]]:
+    """A read-only connection to ``damaged`` and the names of its tables.
+
+    Read-only with its log (``mode=ro``), or, where that cannot open (a read-only folder
+    without the ``-shm``), as an unchanging file without it (``immutable``).
+    """
+    address = f"file:{urllib.parse.quote(str(damaged.resolve()))}"
+    failure = None
+    for mode in ("mode=ro", "immutable=1"):
+        try:
+            source = sqlite3.connect(f"{address}?{mode}", uri=True)
+        except sqlite3.Error as error:
+            failure = error
+            continue
+        try:
+            return source, {row[0] for row in source.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as error:
+            source.close()
+            failure = error
+    raise StoreError(f"nothing can be read from {damaged} ({failure}): not even the list of"
+                     " its tables")
+
+
 def recover(damaged: str | Path, out: str | Path) -> Recovery:
     """Copy every readable row of the results file ``damaged`` into the new file ``out``."""
     damaged, out = Path(damaged), Path(out)
@@ -64,14 +88,11 @@ def recover(damaged: str | Path, out: str | Path) -> Recovery:
         raise StoreError(f"no results file at {damaged}")
     if out.exists() or out.is_symlink():
         raise StoreError(f"{out} exists: recover writes a new file; choose another --out")
-    address = f"file:{urllib.parse.quote(str(damaged.resolve()))}?mode=ro"
-    try:
-        source = sqlite3.connect(address, uri=True)
-        tables = {row[0] for row in source.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
-    except sqlite3.DatabaseError as error:
-        raise StoreError(f"nothing can be read from {damaged} ({error}): not even the list"
-                         " of its tables") from None
+    source, tables = _open_read_only(damaged)
+    if "runs" not in tables:
+        source.close()
+        raise StoreError(f"{damaged} holds no runs table: it is not a beggar-search results"
+                         " file, or too damaged to recover anything from")
     recovery = Recovery()
     try:
         with Store(out) as store:

@@ -508,7 +508,12 @@ class Store:
             f"{self.path.name}.rescued-{int(time.time())}.sqlite")
         with contextlib.suppress(sqlite3.Error):  # all the log in the old file, the log empty
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        self.db.execute("VACUUM INTO ?", (str(target),))
+        try:
+            self.db.execute("VACUUM INTO ?", (str(target),))
+        except sqlite3.Error as error:
+            failed = error
+        else:
+            failed = None
         companions = {}
         for suffix in ("-wal", "-shm"):
             companion = self.path.with_name(self.path.name + suffix)
@@ -521,6 +526,10 @@ class Store:
                 found = companion.stat()
                 if (found.st_dev, found.st_ino) == identity:  # left: still the old file's
                     companion.unlink()
+        if failed is not None:
+            raise StoreError(f"{self.path} was deleted or replaced while the search ran, and"
+                             f" the copy of what was stored could not be written to {target}"
+                             f" ({failed})")
         with contextlib.closing(sqlite3.connect(target)) as copy, copy:
             # nothing runs on the copy: its runs can be resumed from it
             copy.execute("UPDATE runs SET status = 'stopped' WHERE status = 'running'")
@@ -807,15 +816,21 @@ class Store:
     def known_cycles(self, deck: Deck, players: int) -> dict[str, str]:
         """Every cycle in the file for this deck and player count: id -> a state or deal on it.
 
-        A state is written 'leader:hands'; a deal (player 1 leads) as plain notation.
+        A state is written 'leader:hands'; a deal (player 1 leads) as plain notation.  A run
+        that cannot be read (``readback``) is named through ``on_warning`` and skipped.
         """
         found = {}
         for run in self.runs():
             if run.params["deck"] != deck.spec or run.players != players:
                 continue
-            for row in self.db.execute("SELECT cycle, state, example FROM cycles"
-                                       " WHERE run_id = ?", (run.id,)):
-                row = self._checked(run.id, readback.cycle_row, dict(row), run.deck.size)
+            rows = [dict(row) for row in self.db.execute(
+                "SELECT cycle, state, example FROM cycles WHERE run_id = ?", (run.id,))]
+            try:
+                rows = [readback.cycle_row(row, run.deck.size) for row in rows]
+            except readback.BadValue as error:
+                self.on_warning(f"{self._unreadable(run.id, error)}; its cycles skipped")
+                continue
+            for row in rows:
                 found.setdefault(row["cycle"], row["state"] or row["example"])
         return found
 

@@ -449,7 +449,7 @@ def test_recover_copies_a_healthy_file_whole_and_never_overwrites(results, tmp_p
     assert report["damaged_runs"] == [] and report["integrity"] == "ok"
     assert all(stored(out, n) == stored(results, n) for n in (1, 2))
     again = fails_in_one_line(run_cli("recover", "--db", str(results), "--out", str(out)))
-    assert "exists" in again
+    assert "choose another --out" in again
 
 
 def test_a_recovered_run_that_lost_chunks_is_not_resumed(results, tmp_path):

@@ -20,9 +20,11 @@ def recover(db_path, out, as_json):
     marked `damaged` (its totals still count them, so it cannot be resumed); the others
     can be shown, exported and resumed from the new file.
     """
+    from ..outfile import check_output
     from ..recover import recover as copy_readable
     from ..store import StoreError
 
+    check_output(out, (db_path,))  # never a database, nor a database's -wal or -shm
     try:
         recovery = copy_readable(db_path, out)
     except StoreError as error:
