@@ -146,8 +146,10 @@ def game(row: dict, cards: int) -> dict:
     deal(row["deal"], cards=cards)
     number(row["number"])
     name(row["outcome"], "outcome")
-    for field in GAME_INTS:
-        whole(row[field], field)
+    for field in GAME_INTS:  # the common case at once; ``whole`` says which one is wrong
+        value = row[field]
+        if type(value) is not int or value < 0:
+            whole(value, field)
     whole(row["winner"], "winner", low=-1)
     cycle(row["cycle"], optional=True)
     moment(row["found"], "found")

@@ -871,13 +871,18 @@ class Store:
     def cycles(self, run_id: int) -> list[dict]:
         return list(self.iter_cycles(run_id))
 
-    def iter_cycles(self, run_id: int, limit: int | None = None):
-        """A run's cycles, most reached first, one at a time, each checked."""
+    def iter_cycles(self, run_id: int, limit: int | None = None,
+                    columns: str | None = None):
+        """A run's cycles, most reached first, one at a time, each checked.
+
+        ``columns``: the columns to read (SQL), by default every one ``cycles`` gives.
+        """
         size = self.run(run_id).deck.size
+        columns = columns or ("cycle, period_tricks, period_cards, deals, example, found, state,"
+                              f" reach_states, reach_complete, {', '.join(CATALOGUE)}")
         rows = self.db.execute(
-            "SELECT cycle, period_tricks, period_cards, deals, example, found, state,"
-            f" reach_states, reach_complete, {', '.join(CATALOGUE)} FROM cycles"
-            " WHERE run_id = ? ORDER BY deals DESC, period_tricks, cycle LIMIT ?",
+            f"SELECT {columns} FROM cycles WHERE run_id = ?"
+            " ORDER BY deals DESC, period_tricks, cycle LIMIT ?",
             (run_id, -1 if limit is None else limit))
         for row in rows:
             yield self._checked(run_id, readback.cycle_row, dict(row), size)

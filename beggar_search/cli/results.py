@@ -56,12 +56,11 @@ def show(db_path, run_id, top, as_json):
         run = store.run(run_id)
         summary = summarise(store, run.id)
         if as_json:  # one object, its long lists written as they are read
-            head = json.dumps(summary)[:-1]
-            click.echo(head + ', "leaderboard": ', nl=False)
+            sys.stdout.write(json.dumps(summary)[:-1] + ', "leaderboard": ')
             write_list(store.iter_games(run.id, "longest", limit=top))
-            click.echo(', "cycle_list": ', nl=False)
+            sys.stdout.write(', "cycle_list": ')
             write_list(store.iter_cycles(run.id))
-            click.echo("}")
+            sys.stdout.write("}\n")
             return
         print_summary(summary, False)
         for rank, game in enumerate(store.iter_games(run.id, "longest", limit=top), start=1):
@@ -72,12 +71,16 @@ def show(db_path, run_id, top, as_json):
                 f"{cycle['period_cards']} cards, reached by {cycle['deals']} deals")
 
 
-def write_list(rows) -> None:
-    """A JSON list on stdout, one element at a time."""
-    click.echo("[", nl=False)
+def write_list(rows, batch: int = 1000) -> None:
+    """A JSON list on stdout, ``batch`` elements at a time."""
+    sys.stdout.write("[")
+    items = []
     for number, row in enumerate(rows):
-        click.echo((", " if number else "") + json.dumps(row), nl=False)
-    click.echo("]", nl=False)
+        items.append((", " if number else "") + json.dumps(row))
+        if len(items) >= batch:
+            sys.stdout.write("".join(items))
+            items = []
+    sys.stdout.write("".join(items) + "]")
 
 
 EXPORTS = {
@@ -94,14 +97,16 @@ EXPORTS["loops"] = EXPORTS["longest"]
 
 
 def export_rows(store, run, what: str):
-    """The rows of one export, one at a time (only the cycles, whose islands need them
-    all, are read whole)."""
+    """The rows of one export, one at a time: an export of millions of rows never holds
+    them all (the cycles' islands need only each cycle's id, parent and mirror first)."""
     if what == "histogram":
         return ({"cards": cards, "count": count} for cards, count in store.histogram(run.id))
     if what == "cycles":
-        rows = store.cycles(run.id)
-        island = islands(rows, store.links(run.id))
-        return ({**c, "island": island[c["cycle"]], "found": when(c["found"])} for c in rows)
+        kin = list(store.iter_cycles(run.id, columns="cycle, parent, mirror"))
+        island = islands(kin, store.links(run.id))
+        del kin
+        return ({**c, "island": island[c["cycle"]], "found": when(c["found"])}
+                for c in store.iter_cycles(run.id))
     return ({**game, "rank": rank, "seed": run.params.get("seed"), "found": when(game["found"])}
             for rank, game in enumerate(store.iter_games(run.id, what), start=1))
 
@@ -112,6 +117,7 @@ NUMBER_LIKE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 # numbers a spreadsheet keeps as written: no leading zero, at most 15 digits (past that
 # they lose digits as floating point)
 KEPT_NUMBER = re.compile(r"0|[1-9][0-9]{0,14}")
+SPREADSHEET_WHOLE = 10**15
 
 
 def for_spreadsheet(value):
@@ -121,7 +127,8 @@ def for_spreadsheet(value):
     such as ``00000000001234e5``), and whole numbers it would round (deal indices, seeds),
     become the formula ``="text"``, which a spreadsheet shows as the text itself.
     """
-    if value is None or isinstance(value, bool | float):
+    if value is None or isinstance(value, bool | float) or (
+            type(value) is int and 0 <= value < SPREADSHEET_WHOLE):
         return value
     text = str(value)
     if KEPT_NUMBER.fullmatch(text):
