@@ -347,9 +347,9 @@ class Store:
         self.name_lock = NameLock(self.path)
         if self.name_lock.other_name():
             self.close()
-            raise StoreError(f"{self.path} is open in another process under another name (a"
-                             " hard link to the same file): SQLite keeps one file's log by"
-                             " name, so two names would lose results; use one name for it")
+            raise StoreError(f"{self.path} is open under another name (a hard link, or another"
+                             " mount of its folder): SQLite finds a file's log by its name,"
+                             " so two names at once would lose results; use one name for it")
 
     def _check_writable(self) -> None:
         """Refuse a file (or folder) this process may not write, saying which and why."""

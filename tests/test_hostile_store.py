@@ -348,8 +348,11 @@ def test_a_signal_during_an_export_leaves_no_temporary_file(many_rows, tmp_path,
         pytest.skip("the export ended before the signal")
     process.send_signal(sig)
     _, err = process.communicate(timeout=60)
-    assert process.returncode == 128 + sig, err
-    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    left = sorted(p.name for p in tmp_path.iterdir())
+    if process.returncode == 0 and left == ["loops.csv"]:
+        pytest.skip("the export ended before the signal landed")
+    assert process.returncode == 128 + sig, (err, left)
+    assert left == [], err
     assert "Traceback" not in err and "not written" in err
 
 
