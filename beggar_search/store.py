@@ -21,17 +21,17 @@ import struct
 import sys
 import time
 import zlib
-
-try:
-    import fcntl
-except ImportError:  # not a Unix: no name locks
-    fcntl = None
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import readback
 from .deck import Deck
 from .records import ChunkRecord, GameRecord
+
+try:
+    import fcntl
+except ImportError:  # not a Unix: no name locks
+    fcntl = None
 
 APPLICATION_ID = 0x42454747  # "BEGG" in the SQLite header
 SCHEMA_VERSION = 2  # 2: the cycle catalogue (generation, parent, move, mirror, in-tree)
@@ -160,18 +160,12 @@ SCHEMA_RELEASES = {1: "0.1", 2: "0.2"}  # results format -> the beggar-search re
 # seconds a command waits for another process's lock before it gives up (a search that is
 # running waits as long as it takes, so that no finished chunk is dropped)
 LOCK_WAIT_VARIABLE = "BEGGAR_SEARCH_LOCK_WAIT"
-
-
 DEFAULT_LOCK_WAIT = 600.0
 
 
-def lock_patience() -> float:
-    """``BEGGAR_SEARCH_LOCK_WAIT`` seconds if it is a number >= 0, else ten minutes."""
-    return lock_wait_setting()[0]
-
-
 def lock_wait_setting() -> tuple[float, str | None]:
-    """The seconds to wait for a lock, and a line saying the variable was ignored (or None)."""
+    """``BEGGAR_SEARCH_LOCK_WAIT`` seconds if it is a number >= 0, else ten minutes; and
+    then a line saying the variable was ignored (None when it was not)."""
     text = os.environ.get(LOCK_WAIT_VARIABLE)
     if text is None or not text.strip():
         return DEFAULT_LOCK_WAIT, None
@@ -184,12 +178,14 @@ def lock_wait_setting() -> tuple[float, str | None]:
     return DEFAULT_LOCK_WAIT, (f"ignored {LOCK_WAIT_VARIABLE}={text.strip()[:40]!r}: not a number"
                                f" of seconds >= 0; waiting up to {DEFAULT_LOCK_WAIT:.0f} s for"
                                " a lock")
+
+
 BUSY_SLICE = 1.0  # seconds SQLite itself waits for a lock before we look again
 WAIT_NOTICE = 60.0  # seconds between two "still waiting for the lock" messages
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
-# Byte offsets of the name locks (far from the bytes SQLite locks, near 1 GiB): each process
+# Byte offsets of the name locks, far past the bytes SQLite locks (near 1 GiB): each process
 # that opens a results file holds a shared lock on the byte of the name it opened it by.
 NAME_LOCKS = 1 << 62
 NAME_SLOTS = 1 << 24

@@ -128,7 +128,7 @@ def for_spreadsheet(value):
     become the formula ``="text"``, which a spreadsheet shows as the text itself.
     """
     if value is None or isinstance(value, bool | float) or (
-            type(value) is int and 0 <= value < SPREADSHEET_WHOLE):
+            type(value) is int and abs(value) < SPREADSHEET_WHOLE):  # a number, kept
         return value
     text = str(value)
     if KEPT_NUMBER.fullmatch(text):
@@ -144,12 +144,13 @@ def for_spreadsheet(value):
 @db_option
 @run_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="CSV file to write [default: stdout]; never a SQLite database.")
+              help="CSV file to write [default: stdout]; never a SQLite database, nor its"
+                   " -wal, -shm or -journal.")
 @click.option("--for-spreadsheet", "spreadsheet", is_flag=True,
-              help="CSV that spreadsheets open intact: a cell that starts with = + - @ (69% of"
-                   " deals start with -) or a whole number past 15 digits (deal indices,"
-                   " seeds) is written as =\"...\", shown as the text itself, never run as a"
-                   " formula. Without it the CSV is plain, for scripts.")
+              help="CSV that spreadsheets open intact: text that starts with = + - @ (most"
+                   " deals start with -) or looks like a number, and whole numbers past 15"
+                   " digits (deal indices, seeds), are written as =\"...\", which shows the"
+                   " text itself and runs nothing. Without it the CSV is plain, for scripts.")
 @json_option
 def export(what, db_path, run_id, out, spreadsheet, as_json):
     """Export a run's longest games, loops, cycles or length histogram as CSV."""
