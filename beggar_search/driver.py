@@ -22,6 +22,7 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
+import shlex
 import signal
 import sqlite3
 import sys
@@ -217,6 +218,11 @@ class Session:
         stopping_since = None  # when the run stopped planning: a stop, or the deadline
         try:
             while True:
+                try:  # a file moved or deleted under us: caught at once, not a chunk later
+                    self.store.rescue_if_moved()
+                except StoreError as error:
+                    failure = str(error)
+                    break
                 now = time.monotonic()
                 if stops and not interrupted:
                     interrupted = True
@@ -282,8 +288,10 @@ class Session:
         status_saved = self._set_status(run.id, "done" if complete else "stopped")
         if failure:
             kept = "" if status_saved else " (the run could not even be marked stopped)"
+            # the file may have changed (``rescue_if_moved``): the advice names the store's
             raise UserError(f"{failure}{kept}; the chunks stored so far are kept: continue"
-                            f" with `beggar-search search resume --run {run.id}`")
+                            " with `beggar-search search resume --db"
+                            f" {shlex.quote(str(self.store.path))} --run {run.id}`")
         return summarise(self.store, run.id)
 
     @staticmethod
@@ -352,7 +360,7 @@ def summarise(store: Store, run_id: int) -> dict:
         "wins": run.wins,
         "loops": run.loops,
         "caps": run.caps,
-        "cycles": len(store.cycles(run_id)),
+        "cycles": store.count_cycles(run_id),
         "cards": run.cards,
         "longest": ({key: longest[0][key] for key in ("deal", "cards", "tricks", "winner",
                                                       "number")} if longest else None),
@@ -390,4 +398,7 @@ def resume(store: Store, run_id: int | None, workers: int, quiet: bool = False,
            pool_factory=None) -> dict:
     """Continue a run (the latest by default) with the chunks it has not stored."""
     run = store.run(run_id)
+    if run.status == "damaged":
+        raise UserError(f"run {run.id} was recovered from a damaged file and lost chunks; its"
+                        " totals still count them, so it cannot be resumed: start a new run")
     return Session(store, run, workers, quiet, pool_factory).execute()

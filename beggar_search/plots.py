@@ -177,7 +177,12 @@ def family_data(store: Store, run_id: int | None = None) -> dict:
     run = store.run(run_id)
     rows = store.cycles(run.id)
     if not rows or all(row.get("generation") is None for row in rows):
-        raise PlotError(f"run {run.id} holds no cycle family: run `search factory` first")
+        if run.strategy != "factory":
+            raise PlotError(f"run {run.id} is a {run.strategy} run, not a factory run: plot"
+                            " family draws the cycles a `search factory` run catalogues")
+        raise PlotError(f"run {run.id} is a factory run that catalogued no cycles (it is"
+                        f" {run.status}, {run.chunks} chunks stored): nothing to draw; see"
+                        f" `beggar-search show --run {run.id}`")
     rows.sort(key=lambda r: r["cycle"])
     links = store.links(run.id)
     island = islands(rows, links)

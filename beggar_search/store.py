@@ -3,7 +3,8 @@
 One file holds every run.  Only the process that plans a search writes to it,
 one transaction per finished chunk (WAL mode, synchronous FULL), so a kill at
 any moment loses at most the chunks in flight and the file stays consistent.
-Several searches may share a file: SQLite's locking serialises their commits.
+Several searches may share a file: SQLite's locking serialises their commits, as long as
+they all name it alike (see ``NameLock``: two names of one file are refused).
 A deal is kept once per board (leaderboard, loops), at its first place in the run,
 and a cycle counts the distinct deals that reach it.
 """
@@ -14,13 +15,23 @@ import contextlib
 import json
 import math
 import os
+import shlex
 import sqlite3
+import struct
+import sys
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import readback
 from .deck import Deck
 from .records import CATALOGUED, MET, ChunkRecord, CycleNews, CycleRecord, GameRecord
+
+try:
+    import fcntl
+except ImportError:  # not a Unix: no name locks
+    fcntl = None
 
 APPLICATION_ID = 0x42454747  # "BEGG" in the SQLite header
 SCHEMA_VERSION = 2  # 2: the cycle catalogue (generation, parent, move, mirror, in-tree)
@@ -141,22 +152,90 @@ class StoreError(Exception):
     """The file is not a results store (or cannot be used as one), or a run is not in it."""
 
 
+class UnreadableRun(StoreError):
+    """A run whose stored values are not what beggar-search writes (``readback``)."""
+
+
 SCHEMA_RELEASES = {1: "0.1", 2: "0.2"}  # results format -> the beggar-search releases that write it
 # seconds a command waits for another process's lock before it gives up (a search that is
 # running waits as long as it takes, so that no finished chunk is dropped)
 LOCK_WAIT_VARIABLE = "BEGGAR_SEARCH_LOCK_WAIT"
+DEFAULT_LOCK_WAIT = 600.0
 
 
-def lock_patience() -> float:
-    """``BEGGAR_SEARCH_LOCK_WAIT`` seconds if it is a number >= 0, else ten minutes."""
+def lock_wait_setting() -> tuple[float, str | None]:
+    """``BEGGAR_SEARCH_LOCK_WAIT`` seconds if it is a number >= 0, else ten minutes; and
+    then a line saying the variable was ignored (None when it was not)."""
+    text = os.environ.get(LOCK_WAIT_VARIABLE)
+    if text is None or not text.strip():
+        return DEFAULT_LOCK_WAIT, None
     try:
-        seconds = float(os.environ.get(LOCK_WAIT_VARIABLE, ""))
+        seconds = float(text)
     except ValueError:
-        return 600.0
-    return seconds if math.isfinite(seconds) and seconds >= 0 else 600.0
+        seconds = math.nan
+    if math.isfinite(seconds) and seconds >= 0:
+        return seconds, None
+    return DEFAULT_LOCK_WAIT, (f"ignored {LOCK_WAIT_VARIABLE}={text.strip()[:40]!r}: not a number"
+                               f" of seconds >= 0; waiting up to {DEFAULT_LOCK_WAIT:.0f} s for"
+                               " a lock")
+
+
 BUSY_SLICE = 1.0  # seconds SQLite itself waits for a lock before we look again
 WAIT_NOTICE = 60.0  # seconds between two "still waiting for the lock" messages
 SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+# Byte offsets of the name locks, far past the bytes SQLite locks (near 1 GiB): each process
+# that opens a results file holds a shared lock on the byte of the name it opened it by.
+NAME_LOCKS = 1 << 62
+NAME_SLOTS = 1 << 24
+
+
+class NameLock:
+    """Who else has this file open under another name (a hard link): a lock on its inode.
+
+    SQLite finds a database's ``-wal`` and ``-shm`` by name, so two names of one file
+    give two write-ahead logs and two lock tables: two searches would both commit, and
+    one would silently lose the other's chunks.  Each opener holds a shared
+    open-file-description lock on one byte chosen by the name (the real path, as SQLite
+    resolves it); an opener who finds a lock on any other byte of the range refuses.
+    Linux only (``F_OFD_SETLK``); elsewhere, or where the file system has no locks, it
+    checks nothing.  The descriptor must outlive the SQLite connection: closing any
+    descriptor of a file drops the process's POSIX locks on it, SQLite's included.
+    """
+
+    def __init__(self, path: Path):
+        self.descriptor = None
+        if not (sys.platform.startswith("linux") and hasattr(fcntl, "F_OFD_SETLK")):
+            return
+        name = os.path.realpath(path).encode("utf-8", "surrogateescape")
+        self.slot = NAME_LOCKS + zlib.crc32(name) % NAME_SLOTS
+        try:
+            self.descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            self._lock(fcntl.F_OFD_SETLK, fcntl.F_RDLCK, self.slot, 1)
+        except OSError:
+            self.close()
+
+    def _lock(self, command: int, kind: int, start: int, length: int) -> int:
+        record = struct.pack("hhqqi4x", kind, os.SEEK_SET, start, length, 0)
+        return struct.unpack("hhqqi4x", fcntl.fcntl(self.descriptor, command, record))[0]
+
+    def other_name(self) -> bool:
+        """Whether another opener holds the file under another name."""
+        if self.descriptor is None:
+            return False
+        try:
+            return any(self._lock(fcntl.F_OFD_GETLK, fcntl.F_WRLCK, start, length)
+                       != fcntl.F_UNLCK for start, length in (
+                           (NAME_LOCKS, self.slot - NAME_LOCKS),
+                           (self.slot + 1, NAME_LOCKS + NAME_SLOTS - self.slot - 1)) if length)
+        except OSError:
+            return False
+
+    def close(self) -> None:
+        if self.descriptor is not None:
+            os.close(self.descriptor)
+            self.descriptor = None
 
 
 def _busy(error: Exception) -> bool:
@@ -208,16 +287,23 @@ class Store:
     """A results file.  ``Store(path)`` creates it if missing and checks it otherwise."""
 
     def __init__(self, path: str | Path, create: bool = True, writing: bool | None = None,
-                 on_wait=None, patience: float | None | str = "default"):
+                 on_wait=None, patience: float | None | str = "default", on_warning=None):
         """Open (or with ``create``, make) the results file at ``path``.
 
         ``writing`` (default: ``create``): the caller will write, so a read-only or damaged
         file is refused now, before any work.  A lock held by another process is waited
         for, saying so through ``on_wait(text)``, for ``patience`` seconds (None: forever).
+        ``on_warning(text)`` hears what is skipped: a run that cannot be read, an
+        unusable ``BEGGAR_SEARCH_LOCK_WAIT``.
         """
         self.path = Path(path)
         self.on_wait = on_wait or (lambda text: None)
-        self.patience = lock_patience() if patience == "default" else patience
+        self.on_warning = on_warning or (lambda text: None)
+        if patience == "default":
+            patience, ignored = lock_wait_setting()
+            if ignored:
+                self.on_warning(ignored)
+        self.patience = patience
         self.stop_waiting = lambda: False  # a search may give up waiting when it is stopped
         writing = create if writing is None else writing
         if not self.path.exists() and not create:
@@ -234,20 +320,32 @@ class Store:
                              " (not an SQLite database)")
         if writing:
             self._check_writable()
+        self.name_lock = None
+        self._connect()
         try:
-            self.db = sqlite3.connect(self.path, timeout=BUSY_SLICE, isolation_level=None)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open {self.path}: {error}") from None
-        try:
-            self.db.row_factory = sqlite3.Row
             self._patiently(lambda: self._check_or_create(create, writing))
             self.identity = self._identity()
         except sqlite3.DatabaseError as error:
-            self.db.close()
+            self.close()
             raise StoreError(self._explain(error)) from None
         except BaseException:
-            self.db.close()
+            self.close()
             raise
+
+    def _connect(self) -> None:
+        """Open the connection, once no other name of the file is in use (``NameLock``)."""
+        busy = BUSY_SLICE if self.patience is None else min(BUSY_SLICE, self.patience)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=busy, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open {self.path}: {error}") from None
+        self.db.row_factory = sqlite3.Row
+        self.name_lock = NameLock(self.path)
+        if self.name_lock.other_name():
+            self.close()
+            raise StoreError(f"{self.path} is open under another name (a hard link, or another"
+                             " mount of its folder): SQLite finds a file's log by its name,"
+                             " so two names at once would lose results; use one name for it")
 
     def _check_writable(self) -> None:
         """Refuse a file (or folder) this process may not write, saying which and why."""
@@ -270,9 +368,9 @@ class Store:
         return f"cannot use {self.path}: {text}"
 
     def _damaged(self, detail: str) -> str:
-        return (f"{self.path} is damaged ({detail}); nothing was written to it. Recover what is"
-                f" readable into a new file with: sqlite3 {self.path} .recover"
-                " | sqlite3 recovered.sqlite")
+        return (f"{self.path} is damaged ({detail}); nothing was written to it. Copy what is"
+                " readable into a new file with: beggar-search recover --db"
+                f" {shlex.quote(str(self.path))} --out recovered.sqlite")
 
     def _patiently(self, action, patience: float | None | str = "default"):
         """``action()``, retried while another process holds a lock on the file.
@@ -292,7 +390,7 @@ class Store:
                 if self.db.in_transaction:
                     self.db.execute("ROLLBACK")
                 now = time.monotonic()
-                waited = now - started + BUSY_SLICE
+                waited = now - started  # SQLite's own wait (BUSY_SLICE) included
                 if (patience is not None and waited >= patience) or self.stop_waiting():
                     raise StoreError(f"{self.path} is locked by another process (waited"
                                      f" {waited:.0f} s); try again once it lets go") from None
@@ -396,20 +494,55 @@ class Store:
 
         What this connection holds is then written out whole (``VACUUM INTO``): back to the
         path when nothing is there, else beside it, so nothing stored is lost with the file.
+        The old file's ``-wal`` and ``-shm`` are emptied and removed first: SQLite finds them
+        by name, and would apply them to whatever file now has that name.  The store then
+        goes on with the copy (``path`` names it), which marks its running runs stopped.
         """
         if self._identity() == self.identity:
             return
         target = self.path if not self.path.exists() else self.path.with_name(
             f"{self.path.name}.rescued-{int(time.time())}.sqlite")
-        self.db.execute("VACUUM INTO ?", (str(target),))
+        with contextlib.suppress(sqlite3.Error):  # all the log in the old file, the log empty
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try:
+            self.db.execute("VACUUM INTO ?", (str(target),))
+        except sqlite3.Error as error:
+            failed = error
+        else:
+            failed = None
+        companions = {}
+        for suffix in ("-wal", "-shm"):
+            companion = self.path.with_name(self.path.name + suffix)
+            with contextlib.suppress(OSError):
+                found = companion.stat()
+                companions[companion] = (found.st_dev, found.st_ino)
+        self.close()  # the last connection to the old file: SQLite removes its log itself
+        for companion, identity in companions.items():
+            with contextlib.suppress(OSError):
+                found = companion.stat()
+                if (found.st_dev, found.st_ino) == identity:  # left: still the old file's
+                    companion.unlink()
+        if failed is not None:
+            raise StoreError(f"{self.path} was deleted or replaced while the search ran, and"
+                             f" the copy of what was stored could not be written to {target}"
+                             f" ({failed})")
         with contextlib.closing(sqlite3.connect(target)) as copy, copy:
             # nothing runs on the copy: its runs can be resumed from it
             copy.execute("UPDATE runs SET status = 'stopped' WHERE status = 'running'")
-        raise StoreError(f"{self.path} was deleted or replaced while the search ran;"
+        moved = self.path
+        self.path = target
+        self._connect()
+        self._wal()
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.identity = self._identity()
+        raise StoreError(f"{moved} was deleted or replaced while the search ran;"
                          f" everything stored so far was written to {target}")
 
     def close(self) -> None:
+        """Close the connection, then the name lock (never the other way: see ``NameLock``)."""
         self.db.close()
+        if self.name_lock is not None:
+            self.name_lock.close()
 
     def __enter__(self) -> Store:
         return self
@@ -438,14 +571,25 @@ class Store:
             row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
             if row is None:
                 raise StoreError(f"no run {run_id} in {self.path}")
-        data = dict(row)
-        data["params"] = json.loads(data["params"])
-        data["wins"] = json.loads(data["wins"])
-        return Run(**data)
+        try:
+            return Run(**readback.run_fields(row))
+        except readback.BadValue as error:
+            raise self._unreadable(row["id"], error) from None
+
+    def _unreadable(self, run_id, error: readback.BadValue) -> UnreadableRun:
+        return UnreadableRun(f"run {readback.ascii_text(run_id)} in {self.path} is unreadable:"
+                             f" it holds {error}, which beggar-search never writes (the file"
+                             " was altered, or not written by beggar-search)")
 
     def runs(self) -> list[Run]:
-        ids = [row[0] for row in self.db.execute("SELECT id FROM runs ORDER BY id")]
-        return [self.run(run_id) for run_id in ids]
+        """Every readable run; each unreadable one is named through ``on_warning`` and skipped."""
+        found = []
+        for row in self.db.execute("SELECT * FROM runs ORDER BY id").fetchall():
+            try:
+                found.append(Run(**readback.run_fields(row)))
+            except readback.BadValue as error:
+                self.on_warning(f"{self._unreadable(row['id'], error)}; skipped")
+        return found
 
     def set_status(self, run_id: int, status: str) -> None:
         self._patiently(lambda: self.db.execute(
@@ -624,11 +768,12 @@ class Store:
         rows = self.db.execute(
             "SELECT cycle, state, parent, move FROM cycles WHERE run_id = ? AND generation = ?"
             " ORDER BY state_chunk, state_position, cycle", (run_id, generation))
-        return [dict(row) for row in rows]
+        size = self.run(run_id).deck.size
+        return [self._checked(run_id, readback.cycle_row, dict(row), size) for row in rows]
 
     def links(self, run_id: int) -> list[tuple[str, str]]:
         """A factory run's links: (cycle, known cycle that a move of its states entered)."""
-        return [tuple(row) for row in self.db.execute(
+        return [self._checked(run_id, readback.link, tuple(row)) for row in self.db.execute(
             "SELECT source, target FROM links WHERE run_id = ? ORDER BY source, target",
             (run_id,))]
 
@@ -640,14 +785,21 @@ class Store:
     def known_cycles(self, deck: Deck, players: int) -> dict[str, str]:
         """Every cycle in the file for this deck and player count: id -> a state or deal on it.
 
-        A state is written 'leader:hands'; a deal (player 1 leads) as plain notation.
+        A state is written 'leader:hands'; a deal (player 1 leads) as plain notation.  A run
+        that cannot be read (``readback``) is named through ``on_warning`` and skipped.
         """
         found = {}
         for run in self.runs():
             if run.params["deck"] != deck.spec or run.players != players:
                 continue
-            for row in self.db.execute("SELECT cycle, state, example FROM cycles"
-                                       " WHERE run_id = ?", (run.id,)):
+            rows = [dict(row) for row in self.db.execute(
+                "SELECT cycle, state, example FROM cycles WHERE run_id = ?", (run.id,))]
+            try:
+                rows = [readback.cycle_row(row, run.deck.size) for row in rows]
+            except readback.BadValue as error:
+                self.on_warning(f"{self._unreadable(run.id, error)}; its cycles skipped")
+                continue
+            for row in rows:
                 found.setdefault(row["cycle"], row["state"] or row["example"])
         return found
 
@@ -657,24 +809,58 @@ class Store:
                               " ORDER BY run_id LIMIT 1", (cycle,)).fetchone()
         if row is None:
             raise StoreError(f"no cycle {cycle} in {self.path}")
-        return row["state"] or row["example"], self.run(row["run_id"]).deck
+        deck = self.run(row["run_id"]).deck
+        row = self._checked(row["run_id"], readback.cycle_row, {"cycle": cycle, **dict(row)},
+                            deck.size)
+        return row["state"] or row["example"], deck
 
     # reading ------------------------------------------------------------
 
+    def _checked(self, run_id, check, row, *args):
+        """``check(row, *args)``: the row if it holds only what beggar-search writes."""
+        try:
+            return check(row, *args)
+        except readback.BadValue as error:
+            raise self._unreadable(run_id, error) from None
+
     def games(self, run_id: int, board: str, limit: int | None = None) -> list[dict]:
+        return list(self.iter_games(run_id, board, limit))
+
+    def iter_games(self, run_id: int, board: str, limit: int | None = None):
+        """A board's games, best first ('longest') or in the run's order ('loops'), one at a
+        time (an export of millions of rows never holds them all), each checked."""
+        size = self.run(run_id).deck.size
         order = "cards DESC, chunk, position" if board == "longest" else "chunk, position"
         rows = self.db.execute(
             f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE run_id = ? AND board = ?"
             f" ORDER BY {order} LIMIT ?", (run_id, board, -1 if limit is None else limit))
-        return [dict(row) for row in rows]
+        for row in rows:
+            yield self._checked(run_id, readback.game, dict(row), size)
 
     def cycles(self, run_id: int) -> list[dict]:
+        return list(self.iter_cycles(run_id))
+
+    def iter_cycles(self, run_id: int, limit: int | None = None,
+                    columns: str | None = None):
+        """A run's cycles, most reached first, one at a time, each checked.
+
+        ``columns``: the columns to read (SQL), by default every one ``cycles`` gives.
+        """
+        size = self.run(run_id).deck.size
+        columns = columns or ("cycle, period_tricks, period_cards, deals, example, found, state,"
+                              f" reach_states, reach_complete, {', '.join(CATALOGUE)}")
         rows = self.db.execute(
-            "SELECT cycle, period_tricks, period_cards, deals, example, found, state,"
-            f" reach_states, reach_complete, {', '.join(CATALOGUE)} FROM cycles"
-            " WHERE run_id = ? ORDER BY deals DESC, period_tricks, cycle", (run_id,))
-        return [dict(row) for row in rows]
+            f"SELECT {columns} FROM cycles WHERE run_id = ?"
+            " ORDER BY deals DESC, period_tricks, cycle LIMIT ?",
+            (run_id, -1 if limit is None else limit))
+        for row in rows:
+            yield self._checked(run_id, readback.cycle_row, dict(row), size)
+
+    def count_cycles(self, run_id: int) -> int:
+        return self.db.execute("SELECT count(*) FROM cycles WHERE run_id = ?",
+                               (run_id,)).fetchone()[0]
 
     def histogram(self, run_id: int) -> list[tuple[int, int]]:
-        return [tuple(row) for row in self.db.execute(
-            "SELECT cards, count FROM histogram WHERE run_id = ? ORDER BY cards", (run_id,))]
+        return [self._checked(run_id, readback.histogram_bin, tuple(row)) for row in
+                self.db.execute("SELECT cards, count FROM histogram WHERE run_id = ?"
+                                " ORDER BY cards", (run_id,))]

@@ -20,6 +20,7 @@ from .hunt import hunt
 from .play import play
 from .plot import plot
 from .reach import reach
+from .recover import recover
 from .results import export, runs, show
 from .search import search
 
@@ -41,7 +42,7 @@ search.add_command(hunt)
 search.add_command(factory)
 cli.add_command(search)
 cli.add_command(plot)
-for command in (runs, show, export):
+for command in (runs, show, export, recover):
     cli.add_command(command)
 
 

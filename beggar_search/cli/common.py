@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 
 import click
 
@@ -69,9 +70,27 @@ def parse_deck(spec: str) -> Deck:
         raise UserError(str(error)) from None
 
 
+# control characters (C0 but tab and line feed, DEL, C1): a terminal acts on them
+UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character a terminal would act on written as ``\\xNN``."""
+    return UNPRINTABLE.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+
+
+def say(text: str, err: bool = False) -> None:
+    """Print a line for people, control characters escaped (values may come from a file)."""
+    click.echo(printable(text), err=err)
+
+
 def emit(data: dict, as_json: bool, text: str) -> None:
-    """Print a result: one JSON object per line, or text for people."""
-    click.echo(json.dumps(data, sort_keys=False) if as_json else text)
+    """Print a result: one JSON object per line (control characters escaped by JSON), or
+    text for people (escaped by ``printable``)."""
+    if as_json:
+        click.echo(json.dumps(data, sort_keys=False))
+    else:
+        say(text)
 
 
 def open_store(path, create: bool = True, writing: bool | None = None):
@@ -84,7 +103,8 @@ def open_store(path, create: bool = True, writing: bool | None = None):
 
     try:
         return Store(path, create=create, writing=writing,
-                     on_wait=lambda text: click.echo(f"beggar-search: {text}", err=True))
+                     on_wait=lambda text: say(f"beggar-search: {text}", err=True),
+                     on_warning=lambda text: say(f"beggar-search: warning: {text}", err=True))
     except StoreError as error:
         raise UserError(str(error)) from None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime
 import json
+import re
 import sys
 from contextlib import nullcontext
 
@@ -13,7 +14,7 @@ import click
 from ..driver import summarise
 from ..family import fair_reached, islands
 from ..outfile import atomic_output, check_output
-from .common import RUN_ID, emit, json_option, open_store, print_summary
+from .common import RUN_ID, UserError, emit, json_option, open_store, print_summary, say
 from .options import db_option
 
 
@@ -30,7 +31,7 @@ def when(timestamp: float) -> str:
 @db_option
 @json_option
 def runs(db_path, as_json):
-    """List the runs in the results file."""
+    """List the runs in the results file (a run that cannot be read is named on stderr)."""
     with open_store(db_path, create=False) as store:
         for run in store.runs():
             data = {"run": run.id, "strategy": run.strategy, "status": run.status,
@@ -54,18 +55,32 @@ def show(db_path, run_id, top, as_json):
     with open_store(db_path, create=False) as store:
         run = store.run(run_id)
         summary = summarise(store, run.id)
-        if as_json:
-            summary["leaderboard"] = store.games(run.id, "longest", limit=top)
-            summary["cycle_list"] = store.cycles(run.id)
-            print_summary(summary, True)
+        if as_json:  # one object, its long lists written as they are read
+            sys.stdout.write(json.dumps(summary)[:-1] + ', "leaderboard": ')
+            write_list(store.iter_games(run.id, "longest", limit=top))
+            sys.stdout.write(', "cycle_list": ')
+            write_list(store.iter_cycles(run.id))
+            sys.stdout.write("}\n")
             return
         print_summary(summary, False)
-        for rank, game in enumerate(store.games(run.id, "longest", limit=top), start=1):
-            click.echo(f"{rank:4d}. {game['cards']:6d} cards {game['tricks']:5d} tricks  "
-                       f"{game['deal']}  (#{game['number']})")
-        for cycle in store.cycles(run.id)[:top]:
-            click.echo(f"cycle {cycle['cycle']}: period {cycle['period_tricks']} tricks / "
-                       f"{cycle['period_cards']} cards, reached by {cycle['deals']} deals")
+        for rank, game in enumerate(store.iter_games(run.id, "longest", limit=top), start=1):
+            say(f"{rank:4d}. {game['cards']:6d} cards {game['tricks']:5d} tricks  "
+                f"{game['deal']}  (#{game['number']})")
+        for cycle in store.iter_cycles(run.id, limit=top):
+            say(f"cycle {cycle['cycle']}: period {cycle['period_tricks']} tricks / "
+                f"{cycle['period_cards']} cards, reached by {cycle['deals']} deals")
+
+
+def write_list(rows, batch: int = 1000) -> None:
+    """A JSON list on stdout, ``batch`` elements at a time."""
+    sys.stdout.write("[")
+    items = []
+    for number, row in enumerate(rows):
+        items.append((", " if number else "") + json.dumps(row))
+        if len(items) >= batch:
+            sys.stdout.write("".join(items))
+            items = []
+    sys.stdout.write("".join(items) + "]")
 
 
 EXPORTS = {
@@ -82,14 +97,45 @@ EXPORTS["loops"] = EXPORTS["longest"]
 
 
 def export_rows(store, run, what: str):
+    """The rows of one export, one at a time: an export of millions of rows never holds
+    them all (the cycles' islands need only each cycle's id, parent and mirror first)."""
     if what == "histogram":
-        return [{"cards": cards, "count": count} for cards, count in store.histogram(run.id)]
+        return ({"cards": cards, "count": count} for cards, count in store.histogram(run.id))
     if what == "cycles":
-        rows = store.cycles(run.id)
-        island = islands(rows, store.links(run.id))
-        return [{**c, "island": island[c["cycle"]], "found": when(c["found"])} for c in rows]
-    return [{**game, "rank": rank, "seed": run.params.get("seed"), "found": when(game["found"])}
-            for rank, game in enumerate(store.games(run.id, what), start=1)]
+        kin = list(store.iter_cycles(run.id, columns="cycle, parent, mirror, move"))
+        island = islands(kin, store.links(run.id))
+        del kin
+        return ({**c, "island": island[c["cycle"]], "found": when(c["found"])}
+                for c in store.iter_cycles(run.id))
+    return ({**game, "rank": rank, "seed": run.params.get("seed"), "found": when(game["found"])}
+            for rank, game in enumerate(store.iter_games(run.id, what), start=1))
+
+
+# what a spreadsheet would take for a formula (OWASP's list), or read as a number
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+NUMBER_LIKE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+# numbers a spreadsheet keeps as written: no leading zero, at most 15 digits (past that
+# they lose digits as floating point)
+KEPT_NUMBER = re.compile(r"0|[1-9][0-9]{0,14}")
+SPREADSHEET_WHOLE = 10**15
+
+
+def for_spreadsheet(value):
+    """A cell a spreadsheet shows exactly as written.
+
+    Text it would read as a formula (starting with = + - @) or as a number (a cycle id
+    such as ``00000000001234e5``), and whole numbers it would round (deal indices, seeds),
+    become the formula ``="text"``, which a spreadsheet shows as the text itself.
+    """
+    if value is None or isinstance(value, bool | float) or (
+            type(value) is int and abs(value) < SPREADSHEET_WHOLE):  # a number, kept
+        return value
+    text = str(value)
+    if KEPT_NUMBER.fullmatch(text):
+        return value
+    if text.startswith(FORMULA_START) or NUMBER_LIKE.fullmatch(text):
+        return '="' + text.replace('"', '""') + '"'
+    return text
 
 
 @click.command()
@@ -98,27 +144,42 @@ def export_rows(store, run, what: str):
 @db_option
 @run_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="CSV file to write [default: stdout]; never a SQLite database.")
+              help="CSV file to write [default: stdout]; never a SQLite database, nor its"
+                   " -wal, -shm or -journal.")
+@click.option("--for-spreadsheet", "spreadsheet", is_flag=True,
+              help="CSV that spreadsheets open intact: text that starts with = + - @ (most"
+                   " deals start with -) or looks like a number, and whole numbers past 15"
+                   " digits (deal indices, seeds), are written as =\"...\", which shows the"
+                   " text itself and runs nothing. Without it the CSV is plain, for scripts.")
 @click.option("--fair-only", is_flag=True,
               help="With --what cycles: only the cycles a fair deal reaches (either leader).")
 @json_option
-def export(what, db_path, run_id, out, fair_only, as_json):
+def export(what, db_path, run_id, out, spreadsheet, fair_only, as_json):
     """Export a run's longest games, loops, cycles or length histogram as CSV."""
+    if spreadsheet and as_json:
+        raise UserError("--for-spreadsheet makes CSV; --json writes JSON: choose one")
     if out:
         check_output(out, (db_path,))  # before any work: never the results file
+    written = 0
     with open_store(db_path, create=False) as store:
         run = store.run(run_id)
         rows = export_rows(store, run, what)
-    if fair_only:
-        rows = [row for row in rows if fair_reached(row)]
-    with atomic_output(out, (db_path,), newline="") if out else nullcontext(sys.stdout) as target:
-        if as_json:
-            for row in rows:
-                target.write(json.dumps({key: row[key] for key in EXPORTS[what]}) + "\n")
-        else:
-            writer = csv.DictWriter(target, EXPORTS[what], extrasaction="ignore",
-                                    lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
+        if fair_only:
+            rows = (row for row in rows if fair_reached(row))
+        with (atomic_output(out, (db_path,), newline="") if out
+              else nullcontext(sys.stdout)) as target:
+            if as_json:
+                for row in rows:
+                    target.write(json.dumps({key: row[key] for key in EXPORTS[what]}) + "\n")
+                    written += 1
+            else:
+                writer = csv.DictWriter(target, EXPORTS[what], extrasaction="ignore",
+                                        lineterminator="\n")
+                writer.writeheader()
+                for row in rows:
+                    if spreadsheet:
+                        row = {key: for_spreadsheet(row[key]) for key in EXPORTS[what]}
+                    writer.writerow(row)
+                    written += 1
     if out:
-        click.echo(f"wrote {len(rows)} rows to {out}", err=True)
+        click.echo(f"wrote {written} rows to {out}", err=True)
