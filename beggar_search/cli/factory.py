@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from ..deck import STANDARD
+from ..deck import MAX_CARDS, STANDARD
 from ..engine.moves import DEFAULT_BLOCKS, MOVE_NAMES
 from ..strategies.factory import SEED_CHUNK_TRIES, SEED_ROUNDS, StartError, start_node
 from ..strategies.hunt import CASELLA
-from .common import UserError, deck_option, open_store, parse_deck
+from .common import COUNT, STATES, UserError, deck_option, open_store, parse_deck
 from .options import search_options
 from .search import launch, players_option, run_params
 
@@ -27,8 +27,8 @@ def _blocks(ctx, param, value):
         low, high = int(low), int(high or low)
     except ValueError:
         raise click.BadParameter(f"expected MIN-MAX such as 2-20, not {value!r}") from None
-    if not 2 <= low <= high:
-        raise click.BadParameter(f"expected 2 <= MIN <= MAX, not {value!r}")
+    if not 2 <= low <= high <= MAX_CARDS:
+        raise click.BadParameter(f"expected 2 <= MIN <= MAX <= {MAX_CARDS}, not {value!r}")
     return [low, high]
 
 
@@ -38,7 +38,7 @@ def _blocks(ctx, param, value):
                    " ('2:hands' = player 2 leads); repeatable.")
 @click.option("--ignore-known", is_flag=True,
               help="Do not start from the results file's cycles nor the built-in Casella cycle.")
-@click.option("--seed-tries", type=click.IntRange(min=0), default=None,
+@click.option("--seed-tries", type=click.IntRange(0, COUNT.max), default=None,
               help="Seek first cycles with --seeding before the walk: random states to"
                    " try in each round (grow: any number above 0 runs it twice a round)"
                    " [default: 0, or"
@@ -59,7 +59,7 @@ def _blocks(ctx, param, value):
               callback=_blocks, metavar="MIN-MAX", help="Lengths of the blocks moved.")
 @deck_option
 @players_option
-@click.option("--reach-states", type=click.IntRange(min=1), default=5_000_000,
+@click.option("--reach-states", type=STATES, default=5_000_000,
               show_default=True, help="Budget of the backward search run on each cycle.")
 @search_options
 def factory(starts, ignore_known, seed_tries, seed_rounds, seeding, move_names, blocks,
