@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 
 import click
 
@@ -27,6 +28,22 @@ BENCH_DEALS = click.IntRange(1, 10**12)  # days of play: far past any useful ben
 SEED = click.IntRange(0, (1 << 128) - 1)
 WORKERS = click.IntRange(1, 4096)
 WORKERS_PER_CORE = 4  # local worker processes beyond this many per core are refused
+
+
+MESSAGE_LIMIT = 400  # characters of an error line: a long value is cut in its middle
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def one_line(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` fit for one line of a terminal: control characters (a newline, an escape
+    sequence) written as escapes, and past ``limit`` characters the middle cut out (a
+    120 KB value echoed back is no help), saying how much."""
+    text = CONTROL.sub(lambda match: repr(match.group())[1:-1], str(text))
+    if len(text) <= limit:
+        return text
+    keep = limit - 40
+    head, tail = text[:keep * 2 // 3], text[len(text) - keep // 3:]
+    return f"{head}...[{len(text) - len(head) - len(tail):,} characters]...{tail}"
 
 
 class Hours(click.ParamType):

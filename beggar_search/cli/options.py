@@ -133,6 +133,9 @@ def options_object(cls, options):
     def decorate(function):
         @functools.wraps(function)
         def command(*args, **kwargs):
+            from ..driver import working_folder
+
+            working_folder()  # workers start in it: a deleted one is said before any work
             values = {name: kwargs.pop(name) for name in names}
             cluster = ClusterOptions(scheduler=values.pop("scheduler"),
                                      cluster=values.pop("cluster"))
