@@ -63,7 +63,9 @@ def quiet_resource_tracker() -> None:
 
     When the parent is killed (``kill -9``) the tracker unlinks the semaphores of the
     workers' queues that the parent could not, and then warned of "leaked semaphore
-    objects" on the terminal, long after the kill: noise, as the cleaning is done.
+    objects" on the terminal, long after the kill: noise, as the cleaning is done.  It
+    ignores a hang-up too (it ignores Ctrl-C and SIGTERM itself): one that killed it made
+    the parent start another, which printed a traceback for each semaphore it was told of.
     """
     from multiprocessing import resource_tracker
 
@@ -73,7 +75,8 @@ def quiet_resource_tracker() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 2)
         os.close(devnull)
-        resource_tracker.ensure_running()  # the tracker keeps the fd 2 it starts with
+        with terminal_signals_ignored():
+            resource_tracker.ensure_running()  # keeps the fd 2 and the ignoring it starts with
     finally:
         os.dup2(saved, 2)
         os.close(saved)
