@@ -23,9 +23,6 @@ import logging
 import queue
 import re
 import signal
-import socket
-import ssl
-import struct
 import threading
 import time
 from dataclasses import dataclass
@@ -103,6 +100,10 @@ def probe_scheduler(address: str, timeout: float = PROBE_SECONDS) -> None:
     (exabytes).  A scheduler sends its handshake, a short framed message, the moment a
     connection opens: its first eight bytes are the message's length.
     """
+    import socket  # here: the command line does not pay for them at every start
+    import ssl
+    import struct
+
     match = ADDRESS.fullmatch(address.strip())
     scheme = (match and match["scheme"]) or "tcp"
     if not match or scheme not in ("tcp", "tls"):
@@ -148,9 +149,11 @@ def probe_scheduler(address: str, timeout: float = PROBE_SECONDS) -> None:
         connection.close()
 
 
-def _tls_context() -> ssl.SSLContext:
+def _tls_context():
     """The client's TLS settings from Dask's configuration; with none, an unverified
     context (only to see whether a Dask scheduler answers: Dask's client checks them)."""
+    import ssl
+
     from distributed.security import Security
 
     context = Security().get_connection_args("client").get("ssl_context")
