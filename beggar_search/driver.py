@@ -46,6 +46,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .errors import UserError
+from .jit import ctrl_c_deferred
 from .store import Run, Store, StoreError
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
 
@@ -167,7 +168,8 @@ class LocalPool:
     """Worker processes on this machine (spawn), warmed up before their first chunk."""
 
     def __init__(self, workers: int, name: str, params: dict):
-        warm_up(name, params)  # compile and cache once here, so workers only load the cache
+        with ctrl_c_deferred():  # compile and cache once here, so workers only load the cache
+            warm_up(name, params)
         self.workers = workers
         self.death_seen = None  # when wait first found a worker dead
         quiet_resource_tracker()
@@ -228,7 +230,8 @@ class InlinePool:
     def __init__(self, workers: int, name: str, params: dict):
         self.workers = 1
         self.queue = []
-        warm_up(name, params)
+        with ctrl_c_deferred():
+            warm_up(name, params)
 
     def submit(self, job) -> Future:
         future = Future()

@@ -13,10 +13,13 @@ cache that cannot be used never stops a command:
 """
 
 import atexit
+import contextlib
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 
 import numba
 from numba.core import config
@@ -102,3 +105,28 @@ kernel = _policy()
 # in a hot loop with named tuples of scratch arrays, which a call passes field by field
 # (measured on the backward replay: 12% slower called, 22% faster inlined).
 inlined_kernel = _policy(inline="always")
+
+
+@contextlib.contextmanager
+def ctrl_c_deferred():
+    """A list that Ctrl-C appends to while kernels compile or run in this process; once the
+    block ends, KeyboardInterrupt if it did.  ``speed.pieces`` also checks it between calls.
+
+    Python's own handler raises KeyboardInterrupt wherever the interpreter next looks:
+    Numba does not survive one raised while a kernel hands its results back (a segmentation
+    fault), and its compiler swallowed one (the command compiled on and then searched).
+    Only in the main thread, and only while Ctrl-C has Python's default handler (a search
+    session's own handler keeps it).
+    """
+    asked: list = []
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield asked
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: asked.append(signum))
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if asked:
+        raise KeyboardInterrupt

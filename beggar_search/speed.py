@@ -12,16 +12,15 @@ clock; throughput is all deals over the span from the first start to the last en
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import signal
-import threading
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from .deck import Deck, unrank_sequence
+from .jit import ctrl_c_deferred
 
 SEED = 20240601
 WARM_DEALS = 2000
@@ -98,11 +97,11 @@ def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = 
     if engine == "baseline":
         if deck != Deck.parse("standard") or players != 2 or workload.source != "random":
             raise ValueError("the baseline plays random standard deals between 2 players")
-        with ctrl_c_between_calls() as asked:
+        with ctrl_c_deferred() as asked:
             return sum(int(baseline.random_games(stream, piece)[0])
                        for _, piece in pieces(n_deals, asked))
     fast = Engine(deck, players) if engine == "fast" else None
-    with ctrl_c_between_calls() as asked:
+    with ctrl_c_deferred() as asked:
         if workload.source == "random":
             for _, piece in pieces(n_deals, asked):
                 if fast is not None:
@@ -123,33 +122,11 @@ def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = 
 
 def pieces(n_deals: int, asked: list):
     """``(offset, deals)`` of each kernel call for ``n_deals`` deals; KeyboardInterrupt
-    before the next one once ``asked`` (see ``ctrl_c_between_calls``)."""
+    before the next one once ``asked`` (see ``jit.ctrl_c_deferred``)."""
     for offset in range(0, n_deals, PIECE):
         if asked:
             raise KeyboardInterrupt
         yield offset, min(PIECE, n_deals - offset)
-
-
-@contextlib.contextmanager
-def ctrl_c_between_calls():
-    """A list that Ctrl-C appends to while kernels run, for ``pieces`` to raise
-    KeyboardInterrupt between two calls (in the main thread, where Ctrl-C is not ignored).
-
-    Python's own handler raises it wherever the interpreter next looks, and Numba does not
-    survive one raised while it hands a kernel's results back (a segmentation fault).
-    """
-    asked: list = []
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
-        yield asked
-        return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: asked.append(signum))
-    try:
-        yield asked
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if asked:
-        raise KeyboardInterrupt
 
 
 def time_one(workload: Workload, engine: str, n_deals: int, seed: int = SEED) -> Timing:

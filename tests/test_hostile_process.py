@@ -445,3 +445,27 @@ def test_a_long_value_is_cut_in_the_error_line(results, args):
     assert len(message) < 500 and "characters]" in message
     assert "\x1b" not in message
     assert intact(results) == before
+
+
+# --- found in the fresh hostile pass: Ctrl-C while the kernels compile ---------------------
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_kernels_compile_stops_the_command_and_creates_no_run(tmp_path):
+    """Numba's compiler swallowed the KeyboardInterrupt: the command compiled on and then
+    searched as if nothing had been said.  Now the Ctrl-C is kept and honoured once the
+    kernels are compiled (they cannot be stopped half-way)."""
+    db = tmp_path / "c.sqlite"
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    process = subprocess.Popen(command("search", "random", "--deals", "100000", "--workers",
+                                       "2", "--quiet", "--db", str(db)),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True,
+                               env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
+    time.sleep(4)  # compiling: the cache is empty
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 130, err
+    assert err.strip() == "beggar-search: interrupted" and out == ""
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
