@@ -462,7 +462,7 @@ def test_ctrl_c_while_the_kernels_compile_stops_the_command_and_creates_no_run(t
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True,
                                env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
-    time.sleep(4)  # compiling: the cache is empty
+    time.sleep(3)  # compiling: the cache is empty
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=300)
     assert process.returncode == 130, err
