@@ -349,8 +349,9 @@ def test_a_run_that_fails_unexpectedly_is_not_left_running(tmp_path):
 
 # --- 18. SIGHUP: a dropped ssh session ----------------------------------------------------
 
-SWEEP = ["--deck", "camicia", "--deals", "300000", "--chunk-size", "20000", "--seed", "5",
-         "--workers", "2", "--quiet", "--json"]
+CHUNKS = 12
+SWEEP = ["--deals", str(CHUNKS * 1_000_000), "--chunk-size", "1000000", "--seed", "5",
+         "--workers", "2", "--quiet", "--json"]  # chunks of about a second
 
 
 def on_a_terminal(args, db):
@@ -382,7 +383,7 @@ def test_a_hang_up_stops_the_run_like_sigterm_and_resume_completes(tmp_path):
     os.close(terminal)  # the ssh session drops: the terminal is gone ...
     os.killpg(process.pid, signal.SIGHUP)  # ... and the shell hangs up its jobs
     process.wait(timeout=STOP_GRACE + 60)
-    if chunks_stored(db) == 15:
+    if chunks_stored(db) == CHUNKS:
         pytest.skip("the run ended before the signal landed")
     assert status_of(db) == "stopped"
     subprocess.run(command("search", "resume", "--db", str(db), "--quiet"), check=True,
