@@ -35,6 +35,13 @@ log = logging.getLogger(__name__)
 INSTALL_HINT = "pip install 'beggar-search[distributed]'"
 RETRIES = 3
 REFRESH_SECONDS = 10.0  # how often the in-flight limit follows the cluster's size
+PROBE_SECONDS = 10.0  # a scheduler greets a new connection at once; this long is not one
+HANDSHAKE_LIMIT = 1 << 20  # bytes: a Dask handshake is a few hundred
+DEFAULT_PORT = 8786
+# Dask's processes always serve HTTP (dashboard, worker list, logs, metrics): a local
+# cluster's serve only the health check, on 127.0.0.1
+PRIVATE_HTTP = {f"distributed.{role}.http.routes": ["distributed.http.health"]
+                for role in ("scheduler", "worker")}
 
 
 def require_dask() -> None:
@@ -43,6 +50,19 @@ def require_dask() -> None:
         import distributed  # noqa: F401
     except ImportError:
         raise UserError(f"--scheduler and --cluster need Dask: {INSTALL_HINT}") from None
+
+
+def private_security():
+    """TLS with a key and certificate made for this run only (kept in memory): what the
+    local cluster's scheduler, workers and client all present, and what no other process
+    of this machine has, so none can connect to them."""
+    from distributed.security import Security
+
+    try:
+        return Security.temporary()
+    except ImportError:
+        raise UserError("--cluster local encrypts and authenticates its connections with"
+                        f" the cryptography package: {INSTALL_HINT}") from None
 
 
 def parse_cluster(spec: str) -> int | None:
@@ -69,6 +89,79 @@ def check_address(address: str) -> str:
         raise ValueError(f"{address!r} is not a scheduler address such as"
                          " tcp://10.0.0.5:8786")
     return address.strip()
+
+
+def probe_scheduler(address: str, timeout: float = PROBE_SECONDS) -> None:
+    """Check that what listens at a ``tcp://`` or ``tls://`` ``address`` greets like a Dask
+    scheduler; a ``UserError`` in one line (within ``timeout`` seconds) otherwise.
+
+    Dask's client would wait without end on a peer that accepts and says nothing (a web
+    server), and read whatever a peer that speaks first sends as the length of a message
+    (exabytes).  A scheduler sends its handshake, a short framed message, the moment a
+    connection opens: its first eight bytes are the message's length.
+    """
+    import socket  # here: the command line does not pay for them at every start
+    import ssl
+    import struct
+
+    match = ADDRESS.fullmatch(address.strip())
+    scheme = (match and match["scheme"]) or "tcp"
+    if not match or scheme not in ("tcp", "tls"):
+        return  # other transports: Dask's own timeouts
+    host = match["host"].strip("[]")
+    port = int(match["port"] or DEFAULT_PORT)
+    not_dask = f"{address} is not a Dask scheduler"
+    try:
+        connection = socket.create_connection((host, port), timeout=timeout)
+    except OSError as error:
+        raise UserError(f"cannot reach the Dask scheduler at {address}:"
+                        f" {error.strerror or error}") from None
+    deadline = time.monotonic() + timeout
+    try:
+        if scheme == "tls":
+            connection = _tls_context().wrap_socket(connection, server_hostname=host)
+
+        def read(size: int) -> bytes:
+            data = b""
+            while len(data) < size:
+                connection.settimeout(max(deadline - time.monotonic(), 0.01))
+                piece = connection.recv(size - len(data))
+                if not piece:
+                    raise UserError(f"{not_dask}: it closed the connection without a word")
+                data += piece
+            return data
+
+        (length,) = struct.unpack("Q", read(8))
+        if not 16 <= length <= HANDSHAKE_LIMIT:
+            raise UserError(f"{not_dask}: what it sent first is no Dask handshake")
+        (frames,) = struct.unpack("Q", read(8))
+        if not 0 < frames < 64:
+            raise UserError(f"{not_dask}: what it sent first is no Dask handshake")
+    except TimeoutError:
+        raise UserError(f"{not_dask}: it accepted the connection but said nothing in"
+                        f" {timeout:.0f} s (a scheduler answers at once)") from None
+    except ssl.SSLError as error:
+        raise UserError(f"no TLS connection to the Dask scheduler at {address}:"
+                        f" {error.reason or error}") from None
+    except OSError as error:
+        raise UserError(f"{not_dask}: {error.strerror or error}") from None
+    finally:
+        connection.close()
+
+
+def _tls_context():
+    """The client's TLS settings from Dask's configuration; with none, an unverified
+    context (only to see whether a Dask scheduler answers: Dask's client checks them)."""
+    import ssl
+
+    from distributed.security import Security
+
+    context = Security().get_connection_args("client").get("ssl_context")
+    if context is None:
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    return context
 
 
 @dataclass(frozen=True)
@@ -170,26 +263,38 @@ def __getattr__(attribute: str):
 class DaskPool:
     """The driver's pool interface on a ``distributed.Client``.
 
-    ``scheduler``: connect to that address; ``local``: start a ``LocalCluster`` of
-    ``local_workers`` processes (default: one per core) with one thread each.
+    ``scheduler``: connect to that address (checked first with ``probe_scheduler``);
+    ``local``: start a ``LocalCluster`` of ``local_workers`` processes (default: one per
+    core) with one thread each, private to this run: it listens on 127.0.0.1 only, with TLS
+    and a certificate made for the run (``private_security``), and no dashboard.
     """
 
     def __init__(self, name: str, params: dict, scheduler: str | None = None,
                  local: bool = False, local_workers: int | None = None,
                  in_flight: int | None = None, timeout: float = 30.0):
         require_dask()
+        import dask
         from distributed import Client, LocalCluster
 
-        from .driver import default_workers
+        from .driver import default_workers, quiet_resource_tracker, terminal_signals_ignored
 
         self.cluster = None
+        security = None
         try:
             if local or scheduler is None:
-                self.cluster = LocalCluster(
-                    n_workers=local_workers or default_workers(), threads_per_worker=1,
-                    processes=True, dashboard_address=":0")
+                security = private_security()
+                quiet_resource_tracker()
+                # Ctrl-C and a hang-up reach the whole group: stopping is the client's to do
+                with terminal_signals_ignored(), dask.config.set(PRIVATE_HTTP):
+                    self.cluster = LocalCluster(
+                        n_workers=local_workers or default_workers(), threads_per_worker=1,
+                        processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                        scheduler_kwargs={"dashboard": False}, security=security)
                 scheduler = self.cluster.scheduler_address
-            self.client = Client(scheduler, timeout=timeout, set_as_default=False)
+            else:
+                probe_scheduler(scheduler)
+            self.client = Client(scheduler, timeout=timeout, set_as_default=False,
+                                 security=security)
         except OSError as error:
             self._close_cluster()
             raise UserError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None

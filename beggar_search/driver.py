@@ -6,19 +6,24 @@ fork-safe); the command line always plays in worker processes, so the parent is 
 inside a kernel and answers signals at once (``InlinePool``, chunks in the calling
 process, is for library callers and tests).
 
-Stopping.  The first Ctrl-C or SIGTERM (to the parent alone or to its whole process
-group, as ``timeout``, systemd and job schedulers send it: workers ignore both) stops
-planning and lets the chunks in flight finish and be stored, for ``STOP_GRACE`` seconds
-at most; a second signal, or the end of the grace, drops them.  ``--hours`` ends the
-run the same way at its deadline.  Either way every stored chunk is whole, the run is
-marked stopped (or done, when its time is up), and ``resume`` plays exactly the chunks
-that are missing.  Workers die with the parent: a ``kill -9`` of the parent leaves no
-orphans.  A results file that cannot be written (a full disk) stops the run the same
-way, with one error line, and ``resume`` completes it once the file can be written.
+Stopping.  The first Ctrl-C, SIGTERM or SIGHUP (to the parent alone or to its whole
+process group, as ``timeout``, systemd and job schedulers send SIGTERM and a shell whose
+ssh session dropped sends SIGHUP: workers ignore all three) stops planning and lets the
+chunks in flight finish and be stored, for ``STOP_GRACE`` seconds at most; a second
+signal, or the end of the grace, drops them.  Messages to a terminal that has gone (the
+dropped session) are lost, never an error.  ``--hours`` ends the run the same way at its
+deadline.  Either way every stored chunk is whole, the run is marked stopped (or done,
+when its time is up), and ``resume`` plays exactly the chunks that are missing.  Workers
+die with the parent: a ``kill -9`` of the parent leaves no orphans (and multiprocessing's
+resource tracker, which then unlinks the semaphores the parent left, does so without a
+warning: ``quiet_resource_tracker``).  A results file that cannot be written (a full
+disk) stops the run the same way, with one error line, and ``resume`` completes it once
+the file can be written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import os
@@ -43,12 +48,93 @@ from tqdm import tqdm
 from . import __version__
 from .errors import UserError
 from .family import figures
+from .jit import ctrl_c_deferred
 from .store import Run, Store, StoreError
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
 
 DEATH_UNNOTICED = 2.0  # seconds a dead worker may go unnoticed by the executor (see wait)
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the kernel sends us when our parent dies
+# the signals that stop a run gracefully: workers ignore them, the parent decides
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# what a terminal sends a whole process group (Ctrl-C, the hang-up of a dropped session)
+TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGHUP)
+
+
+def quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (once) with its stderr on /dev/null.
+
+    When the parent is killed (``kill -9``) the tracker unlinks the semaphores of the
+    workers' queues that the parent could not, and then warned of "leaked semaphore
+    objects" on the terminal, long after the kill: noise, as the cleaning is done.  It
+    ignores a hang-up too (it ignores Ctrl-C and SIGTERM itself): one that killed it made
+    the parent start another, which printed a traceback for each semaphore it was told of.
+    """
+    from multiprocessing import resource_tracker
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+        with terminal_signals_ignored():
+            resource_tracker.ensure_running()  # keeps the fd 2 and the ignoring it starts with
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+@contextlib.contextmanager
+def terminal_signals_ignored():
+    """Ignore Ctrl-C and SIGHUP while processes are started (in the main thread): they
+    inherit the ignoring, so a signal to the whole group leaves them to the parent."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {sig: signal.signal(sig, signal.SIG_IGN) for sig in TERMINAL_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
+class TerminalGone:
+    """stderr for progress and messages: a write to a terminal that has hung up (a
+    dropped ssh session: EIO) is dropped instead of ending the run."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError:
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError:
+            pass
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
+def working_folder() -> str:
+    """The working folder; a ``UserError`` saying so when it has been deleted (worker
+    processes start in it, and a relative results file lives there)."""
+    try:
+        return os.getcwd()
+    except FileNotFoundError:
+        try:
+            where = os.readlink("/proc/self/cwd").removesuffix(" (deleted)")
+        except OSError:
+            where = os.environ.get("PWD", "the working folder")
+        raise UserError(f"the working folder {where} no longer exists (deleted?): cd to a"
+                        " folder that exists and run the command again") from None
 
 
 def _die_with(parent: int) -> None:
@@ -74,7 +160,7 @@ def _die_with(parent: int) -> None:
 
 
 def _worker_init(name: str, params: dict, parent: int) -> None:
-    for sig in (signal.SIGINT, signal.SIGTERM):  # the parent decides how to stop
+    for sig in STOP_SIGNALS:  # the parent decides how to stop
         signal.signal(sig, signal.SIG_IGN)
     _die_with(parent)
     warm_up(name, params)
@@ -84,9 +170,11 @@ class LocalPool:
     """Worker processes on this machine (spawn), warmed up before their first chunk."""
 
     def __init__(self, workers: int, name: str, params: dict):
-        warm_up(name, params)  # compile and cache once here, so workers only load the cache
+        with ctrl_c_deferred():  # compile and cache once here, so workers only load the cache
+            warm_up(name, params)
         self.workers = workers
         self.death_seen = None  # when wait first found a worker dead
+        quiet_resource_tracker()
         self.executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
             initializer=_worker_init, initargs=(name, params, os.getpid()))
@@ -144,7 +232,8 @@ class InlinePool:
     def __init__(self, workers: int, name: str, params: dict):
         self.workers = 1
         self.queue = []
-        warm_up(name, params)
+        with ctrl_c_deferred():
+            warm_up(name, params)
 
     def submit(self, job) -> Future:
         future = Future()
@@ -194,15 +283,15 @@ class Session:
         show = not self.quiet and sys.stderr.isatty()
         # the bar counts the deals chunks are planned with (a climb also plays extra games)
         bar = tqdm(total=strategy.total, initial=sum(map(strategy.chunk_deals, done)),
-                   unit=" deals", unit_scale=True,
-                   dynamic_ncols=True, disable=not show, file=sys.stderr, smoothing=0.1)
+                   unit=" deals", unit_scale=True, dynamic_ncols=True, disable=not show,
+                   file=TerminalGone(sys.stderr), smoothing=0.1)
         self._describe(bar)
         interrupted = dropped = exhausted = False
         failure = None
         in_flight: dict = {}
-        stops = []  # Ctrl-C and SIGTERM only ask: the loop below decides
+        stops = []  # Ctrl-C, SIGTERM and SIGHUP only ask: the loop below decides
         handlers = {sig: signal.signal(sig, lambda signum, frame: stops.append(signum))
-                    for sig in (signal.SIGINT, signal.SIGTERM)}
+                    for sig in STOP_SIGNALS}
         try:
             pool = self.pool or make_pool(self.pool_factory, self.workers, run.strategy,
                                           run.params)  # compiles: not timed
@@ -278,6 +367,9 @@ class Session:
                         break
                 if failure or (dropped and stops):
                     break
+        except BaseException:  # no run left marked running by what went wrong here
+            self._set_status(run.id, "stopped")
+            raise
         finally:
             self._restore(handlers)
             pool.close()
@@ -339,9 +431,9 @@ class Session:
         if self.quiet and not always:
             return
         if bar.disable:
-            print(text, file=sys.stderr, flush=True)
+            print(text, file=TerminalGone(sys.stderr), flush=True)
         else:
-            tqdm.write(text, file=sys.stderr)
+            tqdm.write(text, file=TerminalGone(sys.stderr))
 
 
 def summarise(store: Store, run_id: int) -> dict:

@@ -1,10 +1,132 @@
-"""The one jit policy every kernel uses: cached, nogil, numpy error model (optionally inlined)."""
+"""The one jit policy every kernel uses: cached, nogil, numpy error model (optionally inlined).
+
+Numba keeps compiled kernels on disk (its cache: beside the package, else in the user's
+cache folder, or in ``NUMBA_CACHE_DIR``), so that only the first command compiles.  A
+cache that cannot be used never stops a command:
+
+- none of those folders writable (a read-only install, a ``HOME`` that is not writable):
+  kernels are cached in a temporary folder for this command and its worker processes
+  (which inherit ``NUMBA_CACHE_DIR``), removed at exit; one line on stderr says so, and
+  how to keep them.  With no temporary folder either, kernels are not cached at all.
+- a cache that fails when written (a full disk, a file size limit): the line names the
+  folder, and the command goes on with the kernels it compiled, unsaved.
+"""
+
+import atexit
+import contextlib
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
 
 import numba
+from numba.core import config
+from numba.core.caching import FunctionCache
 
-kernel = numba.njit(cache=True, nogil=True, error_model="numpy")
+CACHE_HINT = "set NUMBA_CACHE_DIR to a writable folder to keep compiled kernels"
+_said = set()
+
+
+def say_once(what: str, text: str) -> None:
+    """One line on stderr, the first time ``what`` happens in this process."""
+    if what not in _said:
+        _said.add(what)
+        print(f"beggar-search: {text}", file=sys.stderr, flush=True)
+
+
+def _probe():
+    return 0
+
+
+def _cache_found() -> bool:
+    """Whether Numba finds a cache folder it can write for this package's kernels."""
+    try:
+        FunctionCache(_probe)
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return False
+    return True
+
+
+def _choose_cache() -> bool:
+    """True to cache kernels (in Numba's own place, or in a temporary folder)."""
+    if _cache_found():
+        return True
+    where = (f"NUMBA_CACHE_DIR={config.CACHE_DIR}, " if config.CACHE_DIR else "") + (
+        "beside the package or in the user's cache folder")
+    try:
+        folder = tempfile.mkdtemp(prefix="beggar-search-numba-")
+    except OSError:
+        say_once("no cache", f"Numba cannot write a cache ({where}) nor a temporary folder:"
+                             f" kernels compile on every command; {CACHE_HINT}")
+        return False
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    os.environ["NUMBA_CACHE_DIR"] = folder  # worker processes share it
+    config.CACHE_DIR = folder
+    say_once("temporary cache", f"Numba cannot write a cache ({where}): kernels are cached"
+                                f" in {folder} for this command only; {CACHE_HINT}")
+    return _cache_found()
+
+
+class TolerantCache(FunctionCache):
+    """Numba's cache of one kernel, whose failure to save (a full disk) is one line naming
+    the folder, not the command's end: the kernel just compiled is used unsaved."""
+
+    def save_overload(self, sig, data):
+        try:
+            super().save_overload(sig, data)
+        except OSError as error:
+            say_once("unsaved", f"cannot save compiled kernels in Numba's cache {self.cache_path}:"
+                     f" {error.strerror or error}; going on without saving them (free some"
+                     f" space there, or {CACHE_HINT})")
+
+
+CACHING = _choose_cache()
+
+
+def _policy(**options):
+    compile_ = numba.njit(nogil=True, error_model="numpy", **options)
+
+    def decorate(function):
+        dispatcher = compile_(function)
+        if CACHING:
+            # what numba.njit(cache=True) does (Dispatcher.enable_caching), with the
+            # tolerant cache: Numba has no public hook for a cache's errors
+            dispatcher._cache = TolerantCache(function)
+        return dispatcher
+
+    return decorate
+
+
+kernel = _policy()
 
 # The same policy, with the kernel inlined into its callers by Numba: for kernels called
 # in a hot loop with named tuples of scratch arrays, which a call passes field by field
 # (measured on the backward replay: 12% slower called, 22% faster inlined).
-inlined_kernel = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+inlined_kernel = _policy(inline="always")
+
+
+@contextlib.contextmanager
+def ctrl_c_deferred():
+    """A list that Ctrl-C appends to while kernels compile or run in this process; once the
+    block ends, KeyboardInterrupt if it did.  ``speed.pieces`` also checks it between calls.
+
+    Python's own handler raises KeyboardInterrupt wherever the interpreter next looks:
+    Numba does not survive one raised while a kernel hands its results back (a segmentation
+    fault), and its compiler swallowed one (the command compiled on and then searched).
+    Only in the main thread, and only while Ctrl-C has Python's default handler (a search
+    session's own handler keeps it).
+    """
+    asked: list = []
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield asked
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: asked.append(signum))
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if asked:
+        raise KeyboardInterrupt

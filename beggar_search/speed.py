@@ -13,15 +13,18 @@ clock; throughput is all deals over the span from the first start to the last en
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from .deck import Deck, unrank_sequence
+from .jit import ctrl_c_deferred
 
 SEED = 20240601
 WARM_DEALS = 2000
+PIECE = 1 << 18  # deals per kernel call: 0.1 s on the fast path, 1-3 s on the others
 SOURCES = ("random", "enumerate")
 ENGINES = ("fast", "general", "baseline")
 
@@ -77,7 +80,11 @@ def enumeration_start(deck: Deck, players: int, seed: int, chunk: int, n_deals: 
 
 
 def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = SEED) -> int:
-    """Play ``n_deals`` deals of the workload with ``engine``; returns the cards laid."""
+    """Play ``n_deals`` deals of the workload with ``engine``; returns the cards laid.
+
+    In kernel calls of ``PIECE`` deals at most: a Ctrl-C, which Python can only answer
+    between two, stops a benchmark of any length within a second or so.
+    """
     from .engine import baseline, batch
     from .engine.kernels import Engine
     from .engine.random import chunk_stream
@@ -86,25 +93,40 @@ def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = 
     players = workload.players
     recorder = batch.new_recorder(10, deck.size)
     split = np.array(deck.split(players), dtype=np.int64)
+    stream = chunk_stream(seed, chunk)  # each call draws on from where the last stopped
     if engine == "baseline":
         if deck != Deck.parse("standard") or players != 2 or workload.source != "random":
             raise ValueError("the baseline plays random standard deals between 2 players")
-        return int(baseline.random_games(chunk_stream(seed, chunk), n_deals)[0])
-    if workload.source == "random":
-        stream = chunk_stream(seed, chunk)
-        if engine == "fast":
-            recorder = Engine(deck, players).random_chunk(stream, n_deals, recorder)
+        with ctrl_c_deferred() as asked:
+            return sum(int(baseline.random_games(stream, piece)[0])
+                       for _, piece in pieces(n_deals, asked))
+    fast = Engine(deck, players) if engine == "fast" else None
+    with ctrl_c_deferred() as asked:
+        if workload.source == "random":
+            for _, piece in pieces(n_deals, asked):
+                if fast is not None:
+                    recorder = fast.random_chunk(stream, piece, recorder)
+                else:
+                    recorder = batch.random_chunk(stream, piece, deck.sorted_cards(), split, 0,
+                                                  recorder)
         else:
-            recorder = batch.random_chunk(stream, n_deals, deck.sorted_cards(), split, 0,
-                                          recorder)
-    else:
-        first = unrank_sequence(enumeration_start(deck, players, seed, chunk, n_deals), deck)
-        n_deals = workload.deals(n_deals)
-        if engine == "fast":
-            recorder = Engine(deck, players).enumerate_chunk(first, n_deals, recorder)
-        else:
-            recorder = batch.enumerate_chunk(first, n_deals, split, 0, recorder)
+            start = enumeration_start(deck, players, seed, chunk, n_deals)
+            for offset, piece in pieces(workload.deals(n_deals), asked):
+                first = unrank_sequence(start + offset, deck)
+                if fast is not None:
+                    recorder = fast.enumerate_chunk(first, piece, recorder)
+                else:
+                    recorder = batch.enumerate_chunk(first, piece, split, 0, recorder)
     return int(recorder[0][batch.C_CARDS])
+
+
+def pieces(n_deals: int, asked: list):
+    """``(offset, deals)`` of each kernel call for ``n_deals`` deals; KeyboardInterrupt
+    before the next one once ``asked`` (see ``jit.ctrl_c_deferred``)."""
+    for offset in range(0, n_deals, PIECE):
+        if asked:
+            raise KeyboardInterrupt
+        yield offset, min(PIECE, n_deals - offset)
 
 
 def time_one(workload: Workload, engine: str, n_deals: int, seed: int = SEED) -> Timing:
@@ -117,6 +139,7 @@ def time_one(workload: Workload, engine: str, n_deals: int, seed: int = SEED) ->
 
 
 def _worker(workload, engine, seed, chunk, n_deals, barrier, results) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends us
     play(workload, engine, (1 << 30) + chunk, WARM_DEALS, seed)
     barrier.wait()
     start = time.monotonic()
@@ -130,8 +153,10 @@ def time_parallel(workload: Workload, engine: str, n_deals: int, workers: int,
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(workers)
     results = context.Queue()
+    # daemons: a Ctrl-C that stops this process ends them too, instead of waiting for them
     processes = [context.Process(target=_worker,
-                                 args=(workload, engine, seed, chunk, n_deals, barrier, results))
+                                 args=(workload, engine, seed, chunk, n_deals, barrier, results),
+                                 daemon=True)
                  for chunk in range(workers)]
     for process in processes:
         process.start()

@@ -13,7 +13,7 @@ from ..deck import DeckError
 from ..store import StoreError
 from .bench import bench
 from .climb import climb
-from .common import UserError
+from .common import UserError, one_line
 from .deal import deal
 from .factory import factory
 from .hunt import hunt
@@ -55,18 +55,19 @@ def main(argv=None):
         sys.exit(130)
     except click.UsageError as error:
         command = error.ctx.command_path if error.ctx else "beggar-search"
-        click.echo(f"{command}: error: {error.format_message()}", err=True)
+        click.echo(one_line(f"{command}: error: {error.format_message()}"), err=True)
         sys.exit(2)
     except OSError as error:  # a file named on the command line cannot be read or written
         where = f"{error.filename}: " if error.filename else ""
-        click.echo(f"beggar-search: error: {where}{error.strerror or error}", err=True)
+        click.echo(one_line(f"beggar-search: error: {where}{error.strerror or error}"),
+                   err=True)
         sys.exit(2)
     except sqlite3.Error as error:  # a results file damaged or lost while a command read it
-        click.echo(f"beggar-search: error: the results file could not be used: {error}",
+        click.echo(one_line(f"beggar-search: error: the results file could not be used: {error}"),
                    err=True)
         sys.exit(2)
     except (UserError, DeckError, StoreError, click.ClickException) as error:
         message = error.format_message() if isinstance(error, click.ClickException) else error
-        click.echo(f"beggar-search: error: {message}", err=True)
+        click.echo(one_line(f"beggar-search: error: {message}"), err=True)
         sys.exit(2)
     sys.exit(status if isinstance(status, int) else 0)

@@ -12,7 +12,7 @@ import os
 import click
 
 from ..deck import DeckError
-from .common import UserError, deck_option, emit, json_option, parse_deck
+from .common import BENCH_DEALS, UserError, deck_option, emit, json_option, parse_deck
 
 
 def measure(deck: str, players: int, source: str, n_deals: int, general_deals: int,
@@ -59,9 +59,9 @@ def describe(data: dict) -> str:
 @click.option("--players", type=click.IntRange(min=2), default=2, show_default=True)
 @click.option("--source", type=click.Choice(["random", "enumerate"]), default="random",
               show_default=True, help="Random deals, or consecutive deal indices.")
-@click.option("--deals", type=click.IntRange(min=1), default=2_000_000, show_default=True,
+@click.option("--deals", type=BENCH_DEALS, default=2_000_000, show_default=True,
               metavar="N", help="Deals for the fast path (per worker).")
-@click.option("--general-deals", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--general-deals", type=BENCH_DEALS, default=None, metavar="N",
               help="Deals for the general engine [default: N/10].")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               metavar="W", help="Also time the fast path on W worker processes.")

@@ -7,7 +7,7 @@ from click.core import ParameterSource
 
 from ..deck import Deal, DeckError
 from ..strategies.climb import DEFAULT_CLOSURE_STATES, DEFAULT_EXTEND
-from .common import COUNT, UserError, deck_option, parse_deck
+from .common import COUNT, STATES, TOP, UserError, deck_option, parse_deck
 from .options import search_options
 from .search import launch, players_option, run_params
 
@@ -20,9 +20,9 @@ from .search import launch, players_option, run_params
               help="Also extend this deal (notation as in `play`), in the first chunk.")
 @deck_option
 @players_option
-@click.option("--extend", type=click.IntRange(min=0), default=DEFAULT_EXTEND, show_default=True,
-              help="Longest deals of each chunk extended backwards.")
-@click.option("--closure-states", type=click.IntRange(min=1), default=DEFAULT_CLOSURE_STATES,
+@click.option("--extend", type=TOP, default=DEFAULT_EXTEND, show_default=True,
+              help="Longest deals of each chunk extended backwards (at most --top's limit).")
+@click.option("--closure-states", type=STATES, default=DEFAULT_CLOSURE_STATES,
               show_default=True, help="States each backward search may hold.")
 @search_options
 @click.pass_context

@@ -16,10 +16,34 @@ RUN_ID = click.IntRange(1, INT64_MAX)
 MAX_TRICKS = click.IntRange(1, 10**12)  # int64 arithmetic in the kernels stays far from overflow
 COUNT = click.IntRange(1, 1 << 62)  # deals or tries of a run
 CHUNK_SIZE = click.IntRange(1, 1 << 27)  # seconds to a few minutes of work: stops stay prompt
-TOP = click.IntRange(0, 1_000_000)  # leaderboard rows are allocated per chunk
+# Leaderboard rows kept per chunk.  Each game admitted to the board costs a pass over it,
+# so a chunk's time grows with chunk x top: 10,000 adds 0.4 s to a 200,000-deal chunk
+# (0.07 s) and 0.7 s to a 4,194,304-deal one (1.5 s); 100,000 made the first 16 s.
+TOP = click.IntRange(0, 10_000)
+ROWS = click.IntRange(0, INT64_MAX)  # rows a command prints (an SQLite LIMIT)
+# States a backward search may hold: they are kept in memory (tens of bytes each), so a
+# budget past this could never be spent, and past 2^63 not even passed to the kernels.
+STATES = click.IntRange(1, 1_000_000_000)
+BENCH_DEALS = click.IntRange(1, 10**12)  # days of play: far past any useful benchmark
 SEED = click.IntRange(0, (1 << 128) - 1)
 WORKERS = click.IntRange(1, 4096)
 WORKERS_PER_CORE = 4  # local worker processes beyond this many per core are refused
+
+
+MESSAGE_LIMIT = 400  # characters of an error line: a long value is cut in its middle
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def one_line(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` fit for one line of a terminal: control characters (a newline, an escape
+    sequence) written as escapes, and past ``limit`` characters the middle cut out (a
+    120 KB value echoed back is no help), saying how much."""
+    text = CONTROL.sub(lambda match: repr(match.group())[1:-1], str(text))
+    if len(text) <= limit:
+        return text
+    keep = limit - 40
+    head, tail = text[:keep * 2 // 3], text[len(text) - keep // 3:]
+    return f"{head}...[{len(text) - len(head) - len(tail):,} characters]...{tail}"
 
 
 class Hours(click.ParamType):

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 
 import click
 
-from ..deck import STANDARD
+from ..deck import MAX_CARDS, STANDARD
 from ..engine.moves import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, MOVE_NAMES
 from ..engine.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES
 from ..strategies.factory import (
@@ -20,7 +20,7 @@ from ..strategies.factory import (
     start_node,
 )
 from ..strategies.loops import CASELLA
-from .common import Hours, UserError, deck_option, open_store, parse_deck
+from .common import COUNT, STATES, Hours, UserError, deck_option, open_store, parse_deck
 from .options import search_options
 from .search import launch, players_option, run_params
 
@@ -91,7 +91,7 @@ def kick_options(function):
                    " ('2:hands' = player 2 leads); repeatable.")
 @click.option("--ignore-known", is_flag=True,
               help="Do not start from the results file's cycles nor the built-in Casella cycle.")
-@click.option("--seed-tries", type=click.IntRange(min=0), default=None,
+@click.option("--seed-tries", type=click.IntRange(0, COUNT.max), default=None,
               help="Seek first cycles with --seeding before the walk: random states to"
                    " try in each round (grow: any number above 0 runs it twice a round)"
                    " [default: 0, or"
@@ -109,7 +109,7 @@ def kick_options(function):
 @click.option("--moves", "move_names", default=",".join(MOVE_NAMES), show_default=True,
               callback=_moves, help="Kinds of moves, comma-separated.")
 @click.option("--blocks", default=f"{DEFAULT_BLOCKS[0]}-{DEFAULT_BLOCKS[1]}", show_default=True,
-              callback=_span(2, 64), metavar="MIN-MAX", help="Lengths of the blocks moved.")
+              callback=_span(2, MAX_CARDS), metavar="MIN-MAX", help="Lengths of the blocks moved.")
 @click.option("--exchanges", default=f"{DEFAULT_EXCHANGES[0]}-{DEFAULT_EXCHANGES[1]}",
               show_default=True, callback=_span(1, 32), metavar="MIN-MAX",
               help="Lengths of the two blocks an exchange move swaps.")
@@ -133,7 +133,7 @@ def kick_options(function):
 @kick_options
 @deck_option
 @players_option
-@click.option("--reach-states", type=click.IntRange(1, 1 << 31), default=REACH_STATES,
+@click.option("--reach-states", type=STATES, default=REACH_STATES,
               show_default=True, help="Budget of the backward search run on each cycle.")
 @search_options
 def factory(starts, ignore_known, seed_tries, seed_rounds, seeding, move_names, blocks,

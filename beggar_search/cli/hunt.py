@@ -7,7 +7,7 @@ import click
 from ..deck import STANDARD
 from ..strategies.hunt import starting_points
 from ..strategies.loops import CASELLA
-from .common import COUNT, deck_option, open_store, parse_deck
+from .common import COUNT, STATES, deck_option, open_store, parse_deck
 from .options import search_options
 from .search import launch, players_option, run_params
 
@@ -17,7 +17,7 @@ from .search import launch, players_option, run_params
               help="States to try in total [default: until Ctrl-C or --hours].")
 @deck_option
 @players_option
-@click.option("--reach-states", type=click.IntRange(min=1), default=5_000_000,
+@click.option("--reach-states", type=STATES, default=5_000_000,
               show_default=True, help="Budget of the backward search run on each new cycle.")
 @search_options
 def hunt(deals, deck_spec, players, reach_states, options):

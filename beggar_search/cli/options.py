@@ -114,7 +114,8 @@ SEARCH_OPTIONS = [
     ("seed", click.option("--seed", type=SEED, default=None,
                           help="Seed of the run [default: a fresh one, recorded in the run].")),
     ("top_k", click.option("--top", "top_k", type=TOP, default=100, show_default=True,
-                           help="Keep the K longest terminating games.")),
+                           help="Keep the K longest terminating games (at most 10,000:"
+                                " a chunk's time grows with K).")),
     ("max_tricks", click.option("--max-tricks", type=MAX_TRICKS, default=None, metavar="N",
                                 help="Agreed cap: stop each game after N tricks.")),
     ("chunk_size", click.option("--chunk-size", type=CHUNK_SIZE, default=None, metavar="N",
@@ -133,6 +134,9 @@ def options_object(cls, options):
     def decorate(function):
         @functools.wraps(function)
         def command(*args, **kwargs):
+            from ..driver import working_folder
+
+            working_folder()  # workers start in it: a deleted one is said before any work
             values = {name: kwargs.pop(name) for name in names}
             cluster = ClusterOptions(scheduler=values.pop("scheduler"),
                                      cluster=values.pop("cluster"))

@@ -6,7 +6,15 @@ import click
 
 from ..deck import Deal, parse_state
 from ..reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
-from .common import UserError, deck_option, emit, json_option, open_store, parse_deck
+from .common import (
+    STATES,
+    UserError,
+    deck_option,
+    emit,
+    json_option,
+    open_store,
+    parse_deck,
+)
 from .options import db_option
 
 
@@ -51,7 +59,7 @@ def _start(text: str, deck_spec: str, db_path: str):
 @click.argument("deal_text", metavar="DEAL|CYCLE")
 @deck_option
 @db_option(help="Results file to find a CYCLE id in.")
-@click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES,
+@click.option("--max-states", type=STATES, default=DEFAULT_MAX_STATES,
               show_default=True, metavar="N", help="Stop after finding N states.")
 @click.option("--seconds", type=click.FloatRange(min=0), default=None, metavar="S",
               help="Stop after S seconds.")

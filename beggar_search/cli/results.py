@@ -14,7 +14,7 @@ import click
 from ..driver import summarise
 from ..family import fair_reached, islands
 from ..outfile import atomic_output, check_output
-from .common import RUN_ID, UserError, emit, json_option, open_store, print_summary, say
+from .common import ROWS, RUN_ID, UserError, emit, json_option, open_store, print_summary, say
 from .options import db_option
 
 
@@ -47,7 +47,7 @@ def runs(db_path, as_json):
 @click.command()
 @db_option
 @run_option
-@click.option("--top", "top", type=click.IntRange(min=0), default=10, show_default=True,
+@click.option("--top", "top", type=ROWS, default=10, show_default=True,
               help="Leaderboard rows to print.")
 @json_option
 def show(db_path, run_id, top, as_json):
