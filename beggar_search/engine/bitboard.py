@@ -426,10 +426,16 @@ def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scra
     top_positions, top_rows, top_deals = (recorder.top_positions, recorder.top_rows,
                                           recorder.top_deals)
     for i in range(size):
-        if _write_row(packed[i], total, row):
+        result = packed[i]
+        if result >> (2 * PACK) != S_LONG:
+            cards = result & PACK_MASK
+            if not batch.admits(counts, top_rows, cards):  # most games: only counted
+                batch.count_win(counts, histogram, cards, (result >> (2 * PACK)) - S_WIN1 + 1,
+                                True)
+                continue
             # record_game reads the deal only when it keeps the game on the leaderboard
-            if batch.admits(counts, top_rows, row[R_CARDS]):
-                to_sequence(pens[i], los[i], his[i], deal)
+            _write_row(result, total, row)
+            to_sequence(pens[i], los[i], his[i], deal)
             batch.record_game(base + i, row, deal, counts, histogram, top_positions, top_rows,
                               top_deals)
         else:
