@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import kernel
+from ..jit import inlined_kernel, kernel
 from . import batch, bitboard_multi, rules
 from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz
 from .random import below_from, next_u64, shuffle
@@ -85,7 +85,7 @@ N_FIELDS = 17
 BLOCK = 8192  # deals generated, played and recorded together
 
 
-@kernel
+@inlined_kernel
 def _step(state, limit):
     """Advance every lane by one penalty card laid; returns nonzero when some game has finished.
 
