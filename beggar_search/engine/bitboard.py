@@ -284,7 +284,7 @@ def penalty_kinds(sorted_cards):
     return np.sort(kinds)
 
 
-@kernel
+@inlined_kernel
 def _draw_places(stream, order, kinds):
     """Choose the next deal's penalty places; returns its masks (see DRAW_PLACES)."""
     n_cards = order.shape[0]
