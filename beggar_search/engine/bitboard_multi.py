@@ -30,7 +30,7 @@ stay exact.
 import numpy as np
 
 from ..jit import inlined_kernel, kernel
-from .bits import PACK, S_LONG, S_WIN1, cttz
+from .bits import PACK, S_LONG, S_WIN1, cttz, popcount
 
 
 @kernel
@@ -60,13 +60,6 @@ S_TWO = S_WIN1 + 8  # two players left in: the 2-player lockstep plays the rest
 
 
 @inlined_kernel
-def _count4(x):
-    """Bits set among the low 4 bits of ``x``."""
-    x = (x & 5) + ((x >> 1) & 5)
-    return (x & 3) + ((x >> 2) & 3)
-
-
-@inlined_kernel
 def _next_in(players_in, after):
     """The first slot in ring order from slot ``after`` (0-3) whose bit is set in
     ``players_in`` (4 bits)."""
@@ -78,7 +71,7 @@ def _next_in(players_in, after):
 def _rank(rotated, slot, cur):
     """Turn position of ``slot`` from the leader ``cur`` among the players in (``rotated``:
     their bits with ``cur``'s at bit 0)."""
-    return _count4(rotated & ((np.int64(1) << ((slot - cur) & 3)) - 1))
+    return popcount(rotated & ((np.int64(1) << ((slot - cur) & 3)) - 1))
 
 
 @inlined_kernel
@@ -128,7 +121,7 @@ def _step(state, limit):
         in1 = -((players_in >> 1) & 1)
         in2 = -((players_in >> 2) & 1)
         in3 = -((players_in >> 3) & 1)
-        m = _count4(players_in)
+        m = popcount(players_in)
         plain = -np.int64(last < 0)
         # plain phase: the player in turn position r meets its event after d * m + r cards
         rotated = ((players_in | (players_in << 4)) >> cur) & 15
@@ -228,7 +221,7 @@ def _step(state, limit):
         empty = ((1 & -np.int64(n0 == 0)) | (2 & -np.int64(n1 == 0))
                  | (4 & -np.int64(n2 == 0)) | (8 & -np.int64(n3 == 0)))
         players_in &= ~(empty & ends)
-        left = _count4(players_in)
+        left = popcount(players_in)
         over = ends & -np.int64(left <= 1)
         long_game = ends & ~over & -np.int64(tricks >= limit)
         two = ends & ~over & ~long_game & -np.int64(left == 2)
