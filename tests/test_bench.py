@@ -29,3 +29,32 @@ def test_bench_refuses_a_bad_deck_in_one_line():
                              "--players", "4"], capture_output=True, text=True)
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1 and "cannot be dealt" in result.stderr
+
+
+def test_c_yardstick_plays_the_engines_games(tmp_path):
+    """The card-by-card C yardstick (benchmarks/c_yardstick) agrees with the baseline kernel
+    on shuffled deals and with the general engine on given ones."""
+    import importlib.util
+    import shutil
+    from pathlib import Path
+
+    if not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")):
+        pytest.skip("no C compiler")
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_c_yardstick.py"
+    spec = importlib.util.spec_from_file_location("bench_c_yardstick", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    binary, _ = module.compile_yardstick(str(tmp_path))
+    checked = module.check(binary, 3000, str(tmp_path))  # raises when a game differs
+    assert checked["differ"] == 0 and checked["shuffled_cards"] > 3000 * 100
+
+
+def test_c_yardstick_says_when_no_compiler_is_found():
+    import os
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_c_yardstick.py"
+    result = subprocess.run([sys.executable, str(script), "--deals", "10"], capture_output=True,
+                            text=True, env={**os.environ, "PATH": "/nonexistent"})
+    assert result.returncode == 2 and result.stdout == ""
+    assert "no C compiler" in result.stderr and len(result.stderr.strip().splitlines()) == 1

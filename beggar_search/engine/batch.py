@@ -93,6 +93,17 @@ def admits(counts, top_rows, cards):
 
 
 @kernel
+def count_win(counts, histogram, cards, winner, whole):
+    """Count a won game of ``cards`` cards (``winner`` from 1): its wins and histogram bin,
+    and when ``whole`` its deal and cards too (``record_game`` counts those first)."""
+    if whole:
+        counts[C_DEALS] += 1
+        counts[C_CARDS] += cards
+    counts[C_WINS + winner - 1] += 1
+    histogram[min(cards, HIST_LEN - 1)] += 1
+
+
+@kernel
 def record_game(position, row, deal, counts, histogram, top_positions, top_rows, top_deals):
     """Count one game and keep it on the leaderboard if it is long enough.
 
@@ -109,8 +120,7 @@ def record_game(position, row, deal, counts, histogram, top_positions, top_rows,
     if outcome == rules.CAP:
         counts[C_CAPS] += 1
         return
-    counts[C_WINS + row[R_WINNER] - 1] += 1
-    histogram[min(row[R_CARDS], HIST_LEN - 1)] += 1
+    count_win(counts, histogram, row[R_CARDS], row[R_WINNER], False)
     if not admits(counts, top_rows, row[R_CARDS]):
         return
     k = top_positions.shape[0]

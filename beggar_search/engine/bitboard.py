@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import kernel
+from ..jit import inlined_kernel, kernel
 from . import batch, bitboard_multi, rules
 from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz
 from .random import below_from, next_u64, shuffle
@@ -70,11 +70,14 @@ DRAW_PLACES, DRAW_SHUFFLE = 0, 1  # how random_chunk draws its deals (see the do
 
 # Lockstep play.  LANES games run side by side; the state of lane g is field f at
 # state[f * LANES + g] (constant offsets, so LLVM vectorises the lane loop: with
-# AVX-512 a step of 16 games is two vectors).  A step is one event of a game,
-# branch-free: in the plain-card phase both players lay up to the first penalty
-# card in turn order, in the payment phase the payer lays up to its next penalty
-# card or the cards owed.  "A" is the player to act (the leader, or the payer),
-# "B" the other.
+# AVX-512 a step of 16 games is two vectors).  A lane's state is always a payment:
+# "A" owes ``owed`` cards, "B" laid the last penalty card (and takes the pile when A
+# pays in full).  A step is one penalty card laid (or a game's end), branch-free:
+# A pays up to its next penalty card or the cards owed; when it pays in full B takes
+# the pile and the free play that follows (B leads, both lay plain cards in turn) is
+# resolved in the same step, up to the next penalty card laid, which makes its layer
+# "B" and the other the payer.  A deal starts as B (the leader) taking an empty pile
+# (owed 0, the trick count one lower).
 LANES = 16
 (F_APEN, F_ALO, F_AHI, F_AN, F_BPEN, F_BLO, F_BHI, F_BN, F_PPEN, F_PLO, F_PHI, F_PN,
  F_OWED, F_MOVER, F_CARDS, F_TRICKS, F_DONE) = (f * LANES for f in range(17))
@@ -82,9 +85,9 @@ N_FIELDS = 17
 BLOCK = 8192  # deals generated, played and recorded together
 
 
-@kernel
+@inlined_kernel
 def _step(state, limit):
-    """Advance every lane by one event; returns nonzero when some game has finished.
+    """Advance every lane by one penalty card laid; returns nonzero when some game has finished.
 
     A finished lane has ``state[F_DONE + g]`` set to S_WIN1 + player (a player has
     won) or S_LONG (``limit`` tricks played without an end); its other fields
@@ -111,24 +114,43 @@ def _step(state, limit):
         cards = state[F_CARDS + g]
         # masks are all ones (-1) or 0
         a = cttz(apen | (one << an))  # A's next penalty card, or its size
-        b = cttz(bpen | (one << bn))
-        plain = -np.int64(owed == 0)
-        k = min(a, b)
-        a_first = -np.int64(a <= b)
-        on_a = a_first | ~plain  # the event (penalty card or running out) is A's
-        full = ~plain & -np.int64(a >= owed)  # A pays in full: B takes the pile
-        # plain cards laid by A and by B before the event
-        a_plain = ((k + 1 + a_first) & plain) | (min(a, owed) & ~plain)
-        b_plain = k & plain
+        # A pays: the plain cards before its next penalty card, or the cards owed
+        take = -np.int64(a >= owed)  # paid in full: B takes the pile
+        paid = min(a, owed)
+        apen >>= paid
+        alo >>= paid
+        ahi >>= paid
+        an -= paid
+        pn += paid
+        # B takes the pile under its hand, first laid first out
+        bpen |= (ppen << bn) & take
+        blo |= (plo << bn) & take
+        bhi |= (phi << bn) & take
+        bn += pn & take
+        cards += pn & take
+        tricks -= take
+        ppen &= ~take
+        plo &= ~take
+        phi &= ~take
+        pn &= ~take
+        emptied = take & -np.int64(an == 0)  # A paid its last card: B has won
+        long_game = take & ~emptied & -np.int64(tricks >= limit)
+        # the next event: A's penalty card (or running out) at once when it did not pay
+        # in full; else the free play, B leading: B meets its event first iff its next
+        # penalty card is no further than A's
+        a -= paid
+        b = cttz(bpen | (one << (bn & 63)))  # (bn is 64 only in a game already over)
+        on_a = ~take | -np.int64(a < b)
+        k = min(a, b) & take
         where = (a & on_a) | (b & ~on_a)
         size = (an & on_a) | (bn & ~on_a)
-        runs_out = ~full & -np.int64(where == size)
-        penalty = ~full & ~runs_out
+        runs_out = ~emptied & -np.int64(where == size)
+        penalty = ~emptied & ~runs_out
         bit_lo = (((alo & on_a) | (blo & ~on_a)) >> where) & 1
         bit_hi = (((ahi & on_a) | (bhi & ~on_a)) >> where) & 1
         laid = penalty & 1
-        shift_a = a_plain + (laid & on_a)
-        shift_b = b_plain + (laid & ~on_a)
+        shift_a = k + (laid & on_a)
+        shift_b = k - (on_a & take) + (laid & ~on_a)
         apen >>= shift_a
         alo >>= shift_a
         ahi >>= shift_a
@@ -137,29 +159,19 @@ def _step(state, limit):
         blo >>= shift_b
         bhi >>= shift_b
         bn -= shift_b
-        pn += a_plain + b_plain
+        pn += k + k - (on_a & take)
         ppen |= laid << pn
         plo |= (laid & bit_lo) << pn
         phi |= (laid & bit_hi) << pn
         pn += laid
         owed = (1 + bit_lo + 2 * bit_hi) & penalty
-        # B takes the pile under its hand, first laid first out
-        bpen |= (ppen << bn) & full
-        blo |= (plo << bn) & full
-        bhi |= (phi << bn) & full
-        bn += pn & full
-        ends = full | runs_out
-        cards += pn & ends
-        tricks -= ends
-        ppen &= ~ends
-        plo &= ~ends
-        phi &= ~ends
-        pn &= ~ends
-        # B acts next after A's penalty card or when B took the pile
-        swap = full | (penalty & on_a)
-        over = runs_out | (full & -np.int64(an == 0))
-        winner = mover ^ ((full | on_a) & 1)  # 0 for player 1
-        long_game = ~over & -np.int64(tricks >= limit)
+        # running out: the other player takes the pile and has won
+        cards += pn & runs_out
+        tricks -= runs_out
+        over = emptied | runs_out
+        winner = mover ^ ((emptied | on_a) & 1)  # 0 for player 1
+        # B acts next (pays) after A's penalty card
+        swap = penalty & on_a
         state[F_APEN + g] = (bpen & swap) | (apen & ~swap)
         state[F_BPEN + g] = (apen & swap) | (bpen & ~swap)
         state[F_ALO + g] = (blo & swap) | (alo & ~swap)
@@ -176,7 +188,7 @@ def _step(state, limit):
         state[F_PN + g] = pn
         state[F_TRICKS + g] = tricks
         state[F_CARDS + g] = cards
-        done = ((S_WIN1 + winner) & over) | (S_LONG & long_game)
+        done = (S_LONG & long_game) | ((S_WIN1 + winner) & over & ~long_game)
         state[F_DONE + g] = done
         any_done |= done
     return any_done
@@ -187,20 +199,21 @@ def _load(state, g, pen, lo, hi, first, total, leader, start):
     """Put a deal in lane g: places 0..first-1 are hand 1, the rest hand 2; ``leader`` leads.
 
     ``start``: cards and tricks already played (packed as a result), for a game that
-    comes from ``bitboard_multi`` with two players left in.
+    comes from ``bitboard_multi`` with two players left in.  The leader starts as B,
+    taking an empty pile (see the step).
     """
     low = (np.int64(1) << first) - 1
     rest = (np.int64(1) << (total - first)) - 1  # total - first < 64; drops a sign bit
     one = (pen & low, lo & low, hi & low, first)
     two = ((pen >> first) & rest, (lo >> first) & rest, (hi >> first) & rest, total - first)
-    a, b = (two, one) if leader == 1 else (one, two)
+    a, b = (one, two) if leader == 1 else (two, one)
     state[F_APEN + g], state[F_ALO + g], state[F_AHI + g], state[F_AN + g] = a
     state[F_BPEN + g], state[F_BLO + g], state[F_BHI + g], state[F_BN + g] = b
     for f in (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_DONE):
         state[f + g] = 0
     state[F_CARDS + g] = start & PACK_MASK
-    state[F_TRICKS + g] = start >> PACK
-    state[F_MOVER + g] = leader
+    state[F_TRICKS + g] = (start >> PACK) - 1
+    state[F_MOVER + g] = 1 - leader
 
 
 @kernel
@@ -271,7 +284,7 @@ def penalty_kinds(sorted_cards):
     return np.sort(kinds)
 
 
-@kernel
+@inlined_kernel
 def _draw_places(stream, order, kinds):
     """Choose the next deal's penalty places; returns its masks (see DRAW_PLACES)."""
     n_cards = order.shape[0]
@@ -426,10 +439,16 @@ def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scra
     top_positions, top_rows, top_deals = (recorder.top_positions, recorder.top_rows,
                                           recorder.top_deals)
     for i in range(size):
-        if _write_row(packed[i], total, row):
+        result = packed[i]
+        if result >> (2 * PACK) != S_LONG:
+            cards = result & PACK_MASK
+            if not batch.admits(counts, top_rows, cards):  # most games: only counted
+                batch.count_win(counts, histogram, cards, (result >> (2 * PACK)) - S_WIN1 + 1,
+                                True)
+                continue
             # record_game reads the deal only when it keeps the game on the leaderboard
-            if batch.admits(counts, top_rows, row[R_CARDS]):
-                to_sequence(pens[i], los[i], his[i], deal)
+            _write_row(result, total, row)
+            to_sequence(pens[i], los[i], his[i], deal)
             batch.record_game(base + i, row, deal, counts, histogram, top_positions, top_rows,
                               top_deals)
         else:

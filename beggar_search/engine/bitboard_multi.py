@@ -1,9 +1,10 @@
-"""The bitboard game for 3 and 4 players: one game at a time, hands as bit masks, until
+"""The bitboard game for 3 and 4 players: 16 games in lockstep, hands as bit masks, until
 two players are left in; the 2-player lockstep (``engine/bitboard.py``) plays the rest.
 
 Hands are the 2-player kernel's masks (``engine/bitboard.py``: penalty places and
-two bits of value per hand, plus a size), one set per player, and the pile the
-same.  A trick is a few events:
+two bits of value per hand, plus a size), one set per player slot (four slots
+whatever the player count), and the pile the same.  A step is one event of a trick,
+branch-free in every lane:
 
 - the plain phase (no penalty card on the pile yet): the players still in lay in
   turn from the leader.  With m players in and each player's next penalty card at
@@ -19,170 +20,17 @@ same.  A trick is a few events:
 At the end of a trick every player left without cards is out; the game is won
 when one player is left in.  When two are left in, the rules are the 2-player
 rules, and the game's state (two hands, the leader's first, and the cards and
-tricks played) is handed to the 2-player lockstep, 16 games at a time: most of a
-3- or 4-player game is played between the last two, and the lockstep plays a
-trick in about half the time.  As in the 2-player kernel, games past ``limit``
-tricks come back as ``S_LONG`` for the general engine to replay from the deal, so
-loops and the cap stay exact.
+tricks played) is handed to the 2-player lockstep: most of a 3- or 4-player game
+is played between the last two, and that lockstep plays a trick in about half the
+time.  As in the 2-player kernel, games past ``limit`` tricks come back as
+``S_LONG`` for the general engine to replay from the deal, so loops and the cap
+stay exact.
 """
 
 import numpy as np
 
-from ..jit import kernel
-from .bits import PACK, S_LONG, S_WIN1, cttz
-
-PEN, LO, HI, SIZE = 0, 1, 2, 3  # rows of a hands array (4, players)
-
-
-@kernel
-def _go_out(after, player):
-    """Take ``player`` out of the ring of players still in (``after[p]``: the next one in)."""
-    before = player
-    while after[before] != player:
-        before = after[before]
-    after[before] = after[player]
-
-
-@kernel
-def _lay(hands, player, k):
-    """Player lays its top ``k`` cards."""
-    hands[PEN, player] >>= k
-    hands[LO, player] >>= k
-    hands[HI, player] >>= k
-    hands[SIZE, player] -= k
-
-
-@kernel
-def _pile_penalty(ppen, plo, phi, pn, value_lo, value_hi):
-    """The pile with a penalty card (value bits ``value_lo``, ``value_hi``) laid at place pn."""
-    return (ppen | (np.int64(1) << pn), plo | (value_lo << pn), phi | (value_hi << pn),
-            pn + 1)
-
-
-@kernel
-def _next_penalty(hands, player):
-    """Place of the player's next penalty card, or its size when it holds none."""
-    return min(cttz(hands[PEN, player]), hands[SIZE, player])
-
-
-@kernel
-def play_game(pen, lo, hi, split, leader, limit, hands, after, ends, end):
-    """Play one deal (masks over the deal sequence, hands of ``split`` cards, none empty)
-    until it is over or two players are left in.
-
-    Returns the packed result (``bits.PACK``), or -1 when two players are left in: the
-    game's state then goes to row ``end`` of ``ends`` (see ``new_ends``), for the
-    2-player lockstep to finish.  ``hands`` (4, players) and ``after`` (players) are
-    scratch.
-    """
-    players = split.shape[0]
-    start = 0
-    one = np.int64(1)
-    for p in range(players):
-        n = split[p]
-        mask = (one << n) - 1
-        hands[PEN, p] = (pen >> start) & mask
-        hands[LO, p] = (lo >> start) & mask
-        hands[HI, p] = (hi >> start) & mask
-        hands[SIZE, p] = n
-        start += n
-        after[p] = p + 1 if p + 1 < players else 0
-    players_in = players
-    lead = leader
-    cards = np.int64(0)
-    tricks = np.int64(0)
-    while True:
-        ppen = np.int64(0)
-        plo = np.int64(0)
-        phi = np.int64(0)
-        pn = np.int64(0)
-        current = lead
-        last = -1  # who laid the last penalty card
-        owed = 0
-        winner = -1
-        while winner < 0:
-            if last < 0:
-                # plain phase: the first event in turn order
-                best = np.int64(1) << 40
-                event = current
-                q = current
-                event_at = 0
-                event_rank = 0
-                for r in range(players_in):
-                    a = _next_penalty(hands, q)
-                    at = a * players_in + r
-                    better = at < best
-                    best = min(at, best)
-                    event = q if better else event
-                    event_at = a if better else event_at
-                    event_rank = r if better else event_rank
-                    q = after[q]
-                penalty = event_at < hands[SIZE, event]  # else it must lay and has none
-                value_lo = (hands[LO, event] >> event_at) & 1
-                value_hi = (hands[HI, event] >> event_at) & 1
-                q = current
-                for r in range(players_in):  # every plain card, and the penalty card
-                    _lay(hands, q, event_at + (r < event_rank) + (penalty and r == event_rank))
-                    q = after[q]
-                pn += best
-                if penalty:
-                    ppen, plo, phi, pn = _pile_penalty(ppen, plo, phi, pn, value_lo, value_hi)
-                    last, owed, current = event, 1 + value_lo + 2 * value_hi, after[event]
-                else:  # out
-                    current = after[event]
-                    _go_out(after, event)
-                    players_in -= 1
-                    if players_in == 1:
-                        winner = current
-            else:
-                a = _next_penalty(hands, current)
-                if a >= owed:  # pays in full
-                    _lay(hands, current, owed)
-                    pn += owed
-                    winner = last
-                elif a < hands[SIZE, current]:  # a penalty card: the demand passes on
-                    value_lo = (hands[LO, current] >> a) & 1
-                    value_hi = (hands[HI, current] >> a) & 1
-                    _lay(hands, current, a + 1)
-                    ppen, plo, phi, pn = _pile_penalty(ppen, plo, phi, pn + a, value_lo,
-                                                       value_hi)
-                    last, owed, current = current, 1 + value_lo + 2 * value_hi, after[current]
-                else:  # runs out while paying: out, the pile goes to the last penalty card
-                    _lay(hands, current, a)
-                    pn += a
-                    _go_out(after, current)
-                    players_in -= 1
-                    winner = last
-        size = hands[SIZE, winner]
-        hands[PEN, winner] |= ppen << size
-        hands[LO, winner] |= plo << size
-        hands[HI, winner] |= phi << size
-        hands[SIZE, winner] = size + pn
-        cards += pn
-        tricks += 1
-        q = winner
-        for _ in range(players_in - 1):
-            q = after[q]
-            if hands[SIZE, q] == 0:
-                _go_out(after, q)
-                players_in -= 1
-        if players_in <= 1:
-            return cards | (tricks << PACK) | ((S_WIN1 + winner) << (2 * PACK))
-        if tricks >= limit:
-            return cards | (tricks << PACK) | (S_LONG << (2 * PACK))
-        if players_in == 2:  # the winner leads: its hand first, then the other's
-            e_pens, e_los, e_his, firsts, starts, ids, _, _ = ends
-            other = after[winner]
-            size = hands[SIZE, winner]
-            e_pens[end] = hands[PEN, winner] | (hands[PEN, other] << size)
-            e_los[end] = hands[LO, winner] | (hands[LO, other] << size)
-            e_his[end] = hands[HI, winner] | (hands[HI, other] << size)
-            firsts[end] = size
-            starts[end] = cards | (tricks << PACK)
-            ids[2 * end] = winner
-            ids[2 * end + 1] = other
-            return -1
-        lead = winner
+from ..jit import inlined_kernel, kernel
+from .bits import PACK, S_LONG, S_WIN1, cttz, popcount
 
 
 @kernel
@@ -196,22 +44,289 @@ def new_ends(n):
             np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64))
 
 
+# ---- the lockstep: LANES games side by side, as in engine/bitboard.py ------------------
+# Four player slots whatever the player count (a slot never dealt to is out from the
+# start); the state of lane g is field f at state[f * LANES + g].  A step is one event
+# of a trick, branch-free: in the plain phase (no penalty card on the pile) the first
+# event in turn order, during a payment the payer's next penalty card, full payment
+# or running out.  A trick's end is resolved in the step that ends it: the taker takes
+# the pile, players left without cards go out, and the taker leads the next trick.
+LANES = 16
+F_PEN, F_LO, F_HI, F_N = 0, 4, 8, 12  # + slot
+(F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_CUR, F_LAST, F_IN, F_CARDS, F_TRICKS,
+ F_DONE) = range(16, 27)
+N_FIELDS = 27
+S_TWO = S_WIN1 + 8  # two players left in: the 2-player lockstep plays the rest
+
+
+@inlined_kernel
+def _next_in(players_in, after):
+    """The first slot in ring order from slot ``after`` (0-3) whose bit is set in
+    ``players_in`` (4 bits)."""
+    rotated = ((players_in | (players_in << 4)) >> after) & 15
+    return (after + cttz(rotated | 16)) & 3
+
+
+@inlined_kernel
+def _rank(rotated, slot, cur):
+    """Turn position of ``slot`` from the leader ``cur`` among the players in (``rotated``:
+    their bits with ``cur``'s at bit 0)."""
+    return popcount(rotated & ((np.int64(1) << ((slot - cur) & 3)) - 1))
+
+
+@inlined_kernel
+def _slot(g, f, q):
+    return (f + q) * LANES + g
+
+
+@inlined_kernel
+def _step(state, limit):
+    """Advance every lane by one event; returns the lanes whose game is over, too long or
+    down to two players (bit g for lane g; ``state[F_DONE]`` says which)."""
+    one = np.int64(1)
+    finished = np.int64(0)
+    for g in range(LANES):
+        pen0 = state[(F_PEN + 0) * LANES + g]
+        pen1 = state[(F_PEN + 1) * LANES + g]
+        pen2 = state[(F_PEN + 2) * LANES + g]
+        pen3 = state[(F_PEN + 3) * LANES + g]
+        lo0 = state[(F_LO + 0) * LANES + g]
+        lo1 = state[(F_LO + 1) * LANES + g]
+        lo2 = state[(F_LO + 2) * LANES + g]
+        lo3 = state[(F_LO + 3) * LANES + g]
+        hi0 = state[(F_HI + 0) * LANES + g]
+        hi1 = state[(F_HI + 1) * LANES + g]
+        hi2 = state[(F_HI + 2) * LANES + g]
+        hi3 = state[(F_HI + 3) * LANES + g]
+        n0 = state[(F_N + 0) * LANES + g]
+        n1 = state[(F_N + 1) * LANES + g]
+        n2 = state[(F_N + 2) * LANES + g]
+        n3 = state[(F_N + 3) * LANES + g]
+        ppen = state[F_PPEN * LANES + g]
+        plo = state[F_PLO * LANES + g]
+        phi = state[F_PHI * LANES + g]
+        pn = state[F_PN * LANES + g]
+        owed = state[F_OWED * LANES + g]
+        cur = state[F_CUR * LANES + g]
+        last = state[F_LAST * LANES + g]
+        players_in = state[F_IN * LANES + g]
+        cards = state[F_CARDS * LANES + g]
+        tricks = state[F_TRICKS * LANES + g]
+        # masks are all ones (-1) or 0
+        d0 = cttz(pen0 | (one << n0))  # each player's next penalty card, or its size
+        d1 = cttz(pen1 | (one << n1))
+        d2 = cttz(pen2 | (one << n2))
+        d3 = cttz(pen3 | (one << n3))
+        in0 = -(players_in & 1)
+        in1 = -((players_in >> 1) & 1)
+        in2 = -((players_in >> 2) & 1)
+        in3 = -((players_in >> 3) & 1)
+        m = popcount(players_in)
+        plain = -np.int64(last < 0)
+        # plain phase: the player in turn position r meets its event after d * m + r cards
+        rotated = ((players_in | (players_in << 4)) >> cur) & 15
+        r0 = _rank(rotated, 0, cur)
+        r1 = _rank(rotated, 1, cur)
+        r2 = _rank(rotated, 2, cur)
+        r3 = _rank(rotated, 3, cur)
+        never = np.int64(1) << 20
+        at0 = ((d0 * m + r0) & in0) | (never & ~in0)
+        at1 = ((d1 * m + r1) & in1) | (never & ~in1)
+        at2 = ((d2 * m + r2) & in2) | (never & ~in2)
+        at3 = ((d3 * m + r3) & in3) | (never & ~in3)
+        best = min(min(at0, at1), min(at2, at3))
+        first = ((1 & -np.int64(at1 == best)) | (2 & -np.int64(at2 == best))
+                 | (3 & -np.int64(at3 == best)))
+        e = (first & plain) | (cur & ~plain)  # the event's player (the payer in a payment)
+        is0 = -np.int64(e == 0)
+        is1 = -np.int64(e == 1)
+        is2 = -np.int64(e == 2)
+        is3 = -np.int64(e == 3)
+        d_e = (d0 & is0) | (d1 & is1) | (d2 & is2) | (d3 & is3)
+        n_e = (n0 & is0) | (n1 & is1) | (n2 & is2) | (n3 & is3)
+        lo_e = (lo0 & is0) | (lo1 & is1) | (lo2 & is2) | (lo3 & is3)
+        hi_e = (hi0 & is0) | (hi1 & is1) | (hi2 & is2) | (hi3 & is3)
+        r_e = best - d_e * m
+        paid = min(d_e, owed)
+        full = ~plain & -np.int64(d_e >= owed)  # paid in full: the last penalty card wins
+        runs_out = ~full & -np.int64(d_e == n_e)
+        penalty = ~full & ~runs_out
+        laid = penalty & 1
+        # cards each player lays: in the plain phase everyone up to the event (one more
+        # before it in turn order), in a payment the payer only; then the penalty card
+        lay0 = ((((d_e - -np.int64(r0 < r_e)) & plain) | (paid & is0 & ~plain)) & in0) + (
+            laid & is0)
+        lay1 = ((((d_e - -np.int64(r1 < r_e)) & plain) | (paid & is1 & ~plain)) & in1) + (
+            laid & is1)
+        lay2 = ((((d_e - -np.int64(r2 < r_e)) & plain) | (paid & is2 & ~plain)) & in2) + (
+            laid & is2)
+        lay3 = ((((d_e - -np.int64(r3 < r_e)) & plain) | (paid & is3 & ~plain)) & in3) + (
+            laid & is3)
+        pen0 >>= lay0
+        lo0 >>= lay0
+        hi0 >>= lay0
+        n0 -= lay0
+        pen1 >>= lay1
+        lo1 >>= lay1
+        hi1 >>= lay1
+        n1 -= lay1
+        pen2 >>= lay2
+        lo2 >>= lay2
+        hi2 >>= lay2
+        n2 -= lay2
+        pen3 >>= lay3
+        lo3 >>= lay3
+        hi3 >>= lay3
+        n3 -= lay3
+        pn += (best & plain) | (paid & ~plain)
+        bit_lo = (lo_e >> d_e) & 1
+        bit_hi = (hi_e >> d_e) & 1
+        ppen |= laid << pn
+        plo |= (laid & bit_lo) << pn
+        phi |= (laid & bit_hi) << pn
+        pn += laid
+        # running out: out at once; the trick ends when one player is left in (who takes
+        # the pile) or the payer ran out (the last penalty card's player takes it)
+        players_in &= ~((one << e) & runs_out)
+        after = _next_in(players_in, (e + 1) & 3)
+        ends = full | (runs_out & ~plain) | (runs_out & -np.int64(m == 2))
+        taker = (after & plain) | (last & ~plain)
+        take0 = ends & -np.int64(taker == 0)
+        take1 = ends & -np.int64(taker == 1)
+        take2 = ends & -np.int64(taker == 2)
+        take3 = ends & -np.int64(taker == 3)
+        pen0 |= (ppen << n0) & take0
+        lo0 |= (plo << n0) & take0
+        hi0 |= (phi << n0) & take0
+        n0 += pn & take0
+        pen1 |= (ppen << n1) & take1
+        lo1 |= (plo << n1) & take1
+        hi1 |= (phi << n1) & take1
+        n1 += pn & take1
+        pen2 |= (ppen << n2) & take2
+        lo2 |= (plo << n2) & take2
+        hi2 |= (phi << n2) & take2
+        n2 += pn & take2
+        pen3 |= (ppen << n3) & take3
+        lo3 |= (plo << n3) & take3
+        hi3 |= (phi << n3) & take3
+        n3 += pn & take3
+        cards += pn & ends
+        tricks -= ends
+        ppen &= ~ends
+        plo &= ~ends
+        phi &= ~ends
+        pn &= ~ends
+        # at a trick's end every player without cards is out
+        empty = ((1 & -np.int64(n0 == 0)) | (2 & -np.int64(n1 == 0))
+                 | (4 & -np.int64(n2 == 0)) | (8 & -np.int64(n3 == 0)))
+        players_in &= ~(empty & ends)
+        left = popcount(players_in)
+        over = ends & -np.int64(left <= 1)
+        long_game = ends & ~over & -np.int64(tricks >= limit)
+        two = ends & ~over & ~long_game & -np.int64(left == 2)
+        state[(F_PEN + 0) * LANES + g] = pen0
+        state[(F_PEN + 1) * LANES + g] = pen1
+        state[(F_PEN + 2) * LANES + g] = pen2
+        state[(F_PEN + 3) * LANES + g] = pen3
+        state[(F_LO + 0) * LANES + g] = lo0
+        state[(F_LO + 1) * LANES + g] = lo1
+        state[(F_LO + 2) * LANES + g] = lo2
+        state[(F_LO + 3) * LANES + g] = lo3
+        state[(F_HI + 0) * LANES + g] = hi0
+        state[(F_HI + 1) * LANES + g] = hi1
+        state[(F_HI + 2) * LANES + g] = hi2
+        state[(F_HI + 3) * LANES + g] = hi3
+        state[(F_N + 0) * LANES + g] = n0
+        state[(F_N + 1) * LANES + g] = n1
+        state[(F_N + 2) * LANES + g] = n2
+        state[(F_N + 3) * LANES + g] = n3
+        state[F_PPEN * LANES + g] = ppen
+        state[F_PLO * LANES + g] = plo
+        state[F_PHI * LANES + g] = phi
+        state[F_PN * LANES + g] = pn
+        state[F_OWED * LANES + g] = (1 + bit_lo + 2 * bit_hi) & penalty
+        state[F_CUR * LANES + g] = (taker & ends) | (after & ~ends)
+        state[F_LAST * LANES + g] = (e & penalty) | ~penalty
+        state[F_IN * LANES + g] = players_in
+        state[F_CARDS * LANES + g] = cards
+        state[F_TRICKS * LANES + g] = tricks
+        done = (((S_WIN1 + taker) & over) | (S_LONG & long_game) | (S_TWO & two))
+        state[F_DONE * LANES + g] = done
+        finished |= -np.int64(done != 0) & (one << g)
+    return finished
+
+
+@inlined_kernel
+def _load(state, g, pen, lo, hi, split, leader):
+    """Deal ``pen, lo, hi`` (masks over the deal sequence) to lane g's players."""
+    one = np.int64(1)
+    start = 0
+    for q in range(4):
+        n = split[q] if q < split.shape[0] else 0
+        mask = (one << n) - 1
+        state[_slot(g, F_PEN, q)] = (pen >> start) & mask
+        state[_slot(g, F_LO, q)] = (lo >> start) & mask
+        state[_slot(g, F_HI, q)] = (hi >> start) & mask
+        state[_slot(g, F_N, q)] = n
+        start += n
+    for f in (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_CARDS, F_TRICKS, F_DONE):
+        state[f * LANES + g] = 0
+    state[F_CUR * LANES + g] = leader
+    state[F_LAST * LANES + g] = -1
+    state[F_IN * LANES + g] = (one << split.shape[0]) - 1
+
+
+@inlined_kernel
+def _finish(state, g, i, n, packed, ends, count):
+    """Lane g's game of deal i is over, too long or down to two players: its packed
+    result, or its state to row ``count`` of ``ends``; returns the rows of ``ends`` used."""
+    done = state[F_DONE * LANES + g]
+    cards = state[F_CARDS * LANES + g]
+    tricks = state[F_TRICKS * LANES + g]
+    if done != S_TWO:
+        packed[i] = cards | (tricks << PACK) | (done << (2 * PACK))
+        return count
+    if i >= n:  # the dummy deal
+        return count
+    e_pens, e_los, e_his, firsts, starts, ids, deals, _ = ends
+    winner = state[F_CUR * LANES + g]  # the taker leads: its hand first, then the other's
+    other = cttz(state[F_IN * LANES + g] & ~(np.int64(1) << winner))
+    size = state[_slot(g, F_N, winner)]
+    e_pens[count] = state[_slot(g, F_PEN, winner)] | (state[_slot(g, F_PEN, other)] << size)
+    e_los[count] = state[_slot(g, F_LO, winner)] | (state[_slot(g, F_LO, other)] << size)
+    e_his[count] = state[_slot(g, F_HI, winner)] | (state[_slot(g, F_HI, other)] << size)
+    firsts[count] = size
+    starts[count] = cards | (tricks << PACK)
+    ids[2 * count] = winner
+    ids[2 * count + 1] = other
+    deals[count] = i
+    return count + 1
+
+
 @kernel
 def play_block(pens, los, his, n, split, leader, limit, packed, ends):
-    """Play deals 0..n-1 (masks) until over or two players are left in; packed results per
-    deal, the others go to ``ends``.  Returns how many did."""
-    hands = np.zeros((4, split.shape[0]), dtype=np.int64)
-    after = np.zeros(split.shape[0], dtype=np.int64)
-    deals = ends[6]
+    """Play deals 0..n-1 (masks; index n a dummy deal) until over or two players are left
+    in; packed results per deal, the others go to ``ends``.  Returns how many did."""
+    state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
+    index = np.zeros(LANES, dtype=np.int64)
+    for g in range(LANES):
+        i = min(g, n)
+        index[g] = i
+        _load(state, g, pens[i], los[i], his[i], split, leader)
+    busy = min(n, LANES)
     count = 0
-    for i in range(n):
-        result = play_game(pens[i], los[i], his[i], split, leader, limit, hands, after, ends,
-                           count)
-        if result >= 0:
-            packed[i] = result
-        else:
-            deals[count] = i
-            count += 1
+    while busy > 0:
+        finished = _step(state, limit)
+        while finished != 0:
+            g = cttz(finished)
+            finished &= finished - 1
+            i = index[g]
+            count = _finish(state, g, i, n, packed, ends, count)
+            following = min(i + LANES, n)
+            index[g] = following
+            busy -= (following == n) & (i < n)
+            _load(state, g, pens[following], los[following], his[following], split, leader)
     return count
 
 

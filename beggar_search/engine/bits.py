@@ -21,3 +21,15 @@ def cttz(typingctx, value):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return types.int64(types.int64), codegen
+
+
+@intrinsic
+def popcount(typingctx, value):
+    """Count the bits set in an int64 (LLVM's ctpop)."""
+    if not isinstance(value, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen

@@ -7,7 +7,7 @@ serves that source for the run's deck and players.  The general engine
 (``batch``/``rules``) serves every source for any deck, last, so there is always one.
 
 The kernels: ``BITBOARD`` (``engine/bitboard.py``: 2 players on bitboards, 16 games in
-lockstep; 3 and 4 players one game at a time until two are left in,
+lockstep; 3 and 4 players 16 games in lockstep too until two are left in,
 ``engine/bitboard_multi.py``; any deck of up to 64 cards), then ``GENERAL``
 (``engine/rules.py`` through ``engine/batch.py``).
 
