@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from beggar_search.engine import ers, rules
-from beggar_search.ranked import STANDARD_RANKED, RankedDeal
+from beggar_search.ranked import STANDARD_RANKED, RankedDeal, RankedDeck
 from beggar_search.slaps import SlapRules
 
 try:
@@ -17,6 +17,7 @@ except ImportError:  # run from the repository root (benchmarks)
     from tests.naive_ers import play_ers_naive
 
 ODDS_CHECK_CAP = 2000  # the cap both engines get under odds in the check
+LOOP_DECK = RankedDeck.parse("8=2,9=2,T=2,J=2,Q=1,K=1")  # 10 cards: about 0.4% of deals loop
 FIELDS = ("outcome", "cards", "tricks", "winner", "hand_sizes", "preperiod_tricks",
           "preperiod_cards", "period_tricks", "period_cards")
 
@@ -70,15 +71,16 @@ def row_dict(row, players):
             "period_cards": int(row[rules.R_PERIOD_CARDS])}
 
 
-def disagreements(players, policy, slap_rules, slap_in, n_deals, seed):
+def disagreements(players, policy, slap_rules, slap_in, n_deals, seed,
+                  deck=STANDARD_RANKED, max_tricks=0):
     """Deals (notation) on which the kernel and the oracle differ, and the outcomes seen."""
     rules_ = SlapRules.parse(slap_rules, policy, slap_in, players, seed)
-    cap = ODDS_CHECK_CAP if not rules_.deterministic else 0
-    sequences = random_sequences(n_deals, seed)
-    rows = kernel_rows(sequences, players, rules_, cap)
+    cap = max_tricks or (ODDS_CHECK_CAP if not rules_.deterministic else 0)
+    sequences = random_sequences(n_deals, seed, deck)
+    rows = kernel_rows(sequences, players, rules_, cap, deck)
     wrong, outcomes = [], {}
     for sequence, row in zip(sequences, rows, strict=True):
-        deal = RankedDeal.from_sequence(sequence, players)
+        deal = RankedDeal.from_sequence(sequence, players, deck)
         expected = play_ers_naive([list(h) for h in deal.hands], 0, rules_.patterns,
                                   oracle_policy(rules_), rules_.slap_in, cap or None, rules_.key)
         got = row_dict(row, players)
