@@ -41,6 +41,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .errors import UserError
+from .games import game_of, slap_fields
 from .store import Run, Store, StoreError
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
 
@@ -351,6 +352,8 @@ def summarise(store: Store, run_id: int) -> dict:
         "seconds": round(elapsed, 3),
         "deals_per_second": round(run.deals / elapsed, 1) if elapsed > 0 else None,
         "version": run.version,
+        "game": game_of(run.params),
+        **slap_fields(run.params),
     }
 
 

@@ -673,6 +673,8 @@ class Store:
         for run in self.runs():
             if run.params["deck"] != deck.spec or run.players != players:
                 continue
+            if run.params.get("game", "bmn") != "bmn":  # another game's cycles (ratscrew)
+                continue
             for row in self.db.execute("SELECT cycle, state, example FROM cycles"
                                        " WHERE run_id = ?", (run.id,)):
                 found.setdefault(row["cycle"], row["state"] or row["example"])

@@ -9,6 +9,7 @@ from ..engine.moves import DEFAULT_BLOCKS, MOVE_NAMES
 from ..strategies.factory import SEED_CHUNK_TRIES, SEED_ROUNDS, StartError, start_node
 from ..strategies.hunt import CASELLA
 from .common import UserError, deck_option, open_store, parse_deck
+from .game import bmn_only
 from .options import search_options
 from .search import launch, players_option, run_params
 
@@ -33,6 +34,7 @@ def _blocks(ctx, param, value):
 
 
 @click.command("factory")
+@bmn_only("search factory")
 @click.option("--from", "starts", metavar="DEAL|STATE", multiple=True,
               help="Start (also) from the cycle of this looping deal or state"
                    " ('2:hands' = player 2 leads); repeatable.")

@@ -7,11 +7,13 @@ import click
 from ..deck import STANDARD
 from ..strategies.hunt import CASELLA, starting_points
 from .common import COUNT, deck_option, open_store, parse_deck
+from .game import bmn_only
 from .options import search_options
 from .search import launch, players_option, run_params
 
 
 @click.command("hunt")
+@bmn_only("search hunt")
 @click.option("--tries", "deals", type=COUNT, default=None,
               help="States to try in total [default: until Ctrl-C or --hours].")
 @deck_option
