@@ -174,6 +174,8 @@ def random_kernel(params: dict) -> Kernel:
     if params.get("engine"):
         return by_name(params["engine"])
     deck, players = deck_of(params), int(params["players"])
+    if game_of(params) != BMN:  # a ratscrew enumeration stores no engine
+        return choose(deck, players, RANDOM, game_of(params))
     return FAST2 if FAST2.fits(deck, players) else GENERAL
 
 
