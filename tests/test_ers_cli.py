@@ -116,3 +116,10 @@ def test_runs_without_a_game_are_beggar_my_neighbour(tmp_path):
             "deck": "plain=5,J=2,Q=1,K=1", "players": 2, "seed": 3, "top_k": 5,
             "max_tricks": None, "chunk_size": 500, "hours": None, "deals": 1000}, 1, quiet=True)
     assert summary["game"] == "bmn" and "slap_policy" not in summary
+
+
+def test_plot_game_of_a_ranked_deal(tmp_path):
+    out = tmp_path / "g.png"
+    data = json.loads(run("plot", "game", "--game", "ers", *EXAMPLE, "--slap-policy", "turn",
+                          "--out", str(out), "--json"))
+    assert out.stat().st_size > 0 and data["outcome"] == "win"
