@@ -123,3 +123,17 @@ def test_plot_game_of_a_ranked_deal(tmp_path):
     data = json.loads(run("plot", "game", "--game", "ers", *EXAMPLE, "--slap-policy", "turn",
                           "--out", str(out), "--json"))
     assert out.stat().st_size > 0 and data["outcome"] == "win"
+
+
+def test_bench_compares_with_the_general_engine():
+    data = json.loads(run("bench", "--game", "ers", "--slap-policy", "turn", "--deals", "3000",
+                          "--json"))
+    assert data["game"] == "ers" and data["ers"]["deals"] == 3000
+    assert data["general"]["deals"] == 300 and data["deals_ratio"] > 0
+
+
+def test_runs_lists_the_game(tmp_path):
+    with Store(tmp_path / "g.sqlite") as store:
+        driver.start(store, "random", ers_params(deals=600, chunk_size=600), 1, quiet=True)
+    line = json.loads(run("runs", "--db", str(tmp_path / "g.sqlite"), "--json"))
+    assert line["game"] == "ers"
