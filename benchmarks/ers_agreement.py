@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from ers_cases import bmn_differences, combinations, disagreements
+from ers_cases import LOOP_DECK, bmn_differences, combinations, disagreements
 
 
 def main() -> None:
@@ -40,6 +40,27 @@ def main() -> None:
         different, loops = bmn_differences(players, args.bmn_deals, args.seed)
         print(f"none == bmn, {players}p: {len(different)} differences in {args.bmn_deals} "
               f"mapped deals ({loops} loops among them)", flush=True)
+    # loops and caps: a 10-card deck where about 0.4% of deals loop
+    total = wrong_total = 0
+    seen = {}
+    for players, policy, slap_rules, slap_in in combinations():
+        if players == 4:
+            continue
+        for cap in (0, 7):
+            wrong, outcomes = disagreements(players, policy, slap_rules, slap_in, args.deals,
+                                            args.seed, LOOP_DECK, cap)
+            total += args.deals
+            wrong_total += len(wrong)
+            for outcome, n in outcomes.items():
+                seen[outcome] = seen.get(outcome, 0) + n
+            for deal in wrong[:3]:
+                print("   differs:", players, policy, slap_rules, slap_in, cap, deal)
+    print(f"oracle, deck {LOOP_DECK.spec}, players 2-3, no cap and --max-tricks 7: "
+          f"{wrong_total} differences in {total} deals {seen}")
+    for players in (2, 3):
+        different, loops = bmn_differences(players, args.bmn_deals, args.seed, LOOP_DECK)
+        print(f"none == bmn, deck {LOOP_DECK.spec}, {players}p: {len(different)} differences "
+              f"in {args.bmn_deals} mapped deals ({loops} loops among them)", flush=True)
 
 
 if __name__ == "__main__":

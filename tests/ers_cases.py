@@ -6,15 +6,11 @@ and ``--slap-policy none`` against Beggar-my-neighbour on the mapped deals."""
 from __future__ import annotations
 
 import numpy as np
+from naive_ers import play_ers_naive  # tests/ is on the path (pytest, benchmarks)
 
 from beggar_search.engine import ers, rules
 from beggar_search.ranked import STANDARD_RANKED, RankedDeal, RankedDeck
 from beggar_search.slaps import SlapRules
-
-try:
-    from naive_ers import play_ers_naive
-except ImportError:  # run from the repository root (benchmarks)
-    from tests.naive_ers import play_ers_naive
 
 ODDS_CHECK_CAP = 2000  # the cap both engines get under odds in the check
 LOOP_DECK = RankedDeck.parse("8=2,9=2,T=2,J=2,Q=1,K=1")  # 10 cards: about 0.4% of deals loop
@@ -90,17 +86,17 @@ def disagreements(players, policy, slap_rules, slap_in, n_deals, seed,
     return wrong, outcomes
 
 
-def bmn_differences(players, n_deals, seed):
+def bmn_differences(players, n_deals, seed, deck=STANDARD_RANKED):
     """Deals whose game under ``--slap-policy none`` differs from Beggar-my-neighbour's on
-    the mapped deal (every field but the cycle id, which hashes ranks)."""
-    sequences = random_sequences(n_deals, seed)
-    rows = kernel_rows(sequences, players, SlapRules())
-    split = np.array(STANDARD_RANKED.split(players), dtype=np.int64)
-    mapped = np.array([[v for v in RankedDeal.from_sequence(s, players).to_bmn().sequence]
+    the mapped deal (every field but the cycle id, which hashes ranks), and the loops."""
+    sequences = random_sequences(n_deals, seed, deck)
+    rows = kernel_rows(sequences, players, SlapRules(), 0, deck)
+    split = np.array(deck.split(players), dtype=np.int64)
+    mapped = np.array([RankedDeal.from_sequence(s, players, deck).to_bmn().sequence
                        for s in sequences], dtype=np.uint8)
     bmn = np.zeros_like(rows)
     rules.play_sequences(mapped, split, 0, 0, bmn)
     same = (rows[:, :rules.R_CYCLE] == bmn[:, :rules.R_CYCLE]).all(axis=1) & (
         rows[:, rules.R_SIZES:] == bmn[:, rules.R_SIZES:]).all(axis=1)
     loops = int((bmn[:, rules.R_OUTCOME] == rules.LOOP).sum())
-    return [str(RankedDeal.from_sequence(s, players)) for s in sequences[~same]], loops
+    return [str(RankedDeal.from_sequence(s, players, deck)) for s in sequences[~same]], loops
