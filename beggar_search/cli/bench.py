@@ -107,6 +107,9 @@ def bench(deck_spec, players, source, deals, general_deals, workers, game, as_js
     engine on the same cards (ranks 2 to T plain), random deals, one worker.
     """
     if game.ers:
+        if source != "random" or workers != 1:
+            raise UserError("bench --game ers times random deals on one worker: drop --source"
+                            " and --workers")
         data = measure_ers(deck_spec, players, deals, general_deals or max(deals // 10, 1), game)
         emit(data, as_json, describe_ers(data))
         return
