@@ -70,6 +70,8 @@ FLAGS_LEN = 5
 
 ODDS_CAP = 10_000  # the cap of a game under odds when none is given
 RANK_VALUE = np.array(RANK_VALUES, dtype=np.int64)
+JACK = 9  # the rank code of the jack: codes from it on owe 1, 2, 3, 4
+assert all(RANK_VALUE[r] == (r - JACK + 1 if r >= JACK else 0) for r in range(len(RANK_VALUE)))
 UNIT = 1.0 / (1 << 53)
 
 
@@ -208,7 +210,7 @@ def play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
                 out[slapper] = 0
                 slapped = True
                 break
-        value = RANK_VALUE[card]
+        value = card - JACK + 1 if card >= JACK else 0  # RANK_VALUE[card], without a load
         if value > 0:
             last_penalty = current
             owed = value
@@ -308,16 +310,17 @@ def _cap_winner(size):
 
 
 @kernel
-def _play_odds(state, max_tricks, slaps, scratch, result):
+def _play_odds(state, max_tricks, slaps, pile, stream, result):
     """A game under odds: no loops; stopped at the cap."""
     cap = max_tricks if max_tricks > 0 else ODDS_CAP
+    hands, head, size, hashes, out, info = state
     while True:
-        winner = _trick(state, scratch.pile, slaps, scratch.stream)
-        if state.info[I_IN] <= 1:
+        winner = play_trick(hands, head, size, hashes, out, info, pile, slaps, stream)[0]
+        if info[I_IN] <= 1:
             _write_end(WIN, state, winner + 1, result)
             return
-        if state.info[I_TRICKS] >= cap:
-            _write_end(CAP, state, _cap_winner(state.size), result)
+        if info[I_TRICKS] >= cap:
+            _write_end(CAP, state, _cap_winner(size), result)
             return
 
 
@@ -353,7 +356,7 @@ def play_game_with(flat, sizes, leader, max_tricks, slaps, result, scratch):
         return
     if flags[F_POLICY] == ODDS:
         seed_game(flags[F_KEY], flat, sizes, stream)
-        _play_odds(state, max_tricks, slaps, scratch, result)
+        _play_odds(state, max_tricks, slaps, pile, stream, result)
         return
     hands, head, size, hashes, out, info = state
     s_hands, s_head, s_size, s_hashes, s_out, s_info = saved
