@@ -11,7 +11,7 @@ from ers_cases import (
     kernel_rows,
     random_sequences,
 )
-from naive_ers import play_ers_naive
+from naive_ers import parse_ranked, play_ers_naive
 
 from beggar_search.deck import DeckError
 from beggar_search.engine import ers_game, play
@@ -157,3 +157,15 @@ def test_slap_rules_round_trip_through_params():
     rules = SlapRules.parse("pair,sandwich", "odds:0.1,0.2,0.7", False, 3, 5)
     params = {"players": 3, "seed": 5, **rules.to_params()}
     assert SlapRules.from_params(params) == rules
+
+
+def test_a_loop_made_by_slaps():
+    """On a 12-card deck: the game ends without slaps, and loops when they go by turn."""
+    deck = "9=4,T=4,J=2,Q=1,K=1"
+    plain = ers_game.play("T99JTT/9KTQJ9", SlapRules(), deck)
+    assert (plain.outcome, plain.cards, plain.tricks, plain.winner) == ("win", 35, 6, 1)
+    looping = ers_game.play("T99JTT/9KTQJ9", SlapRules.parse("pair", "turn"), deck)
+    assert (looping.outcome, looping.preperiod_tricks, looping.preperiod_cards,
+            looping.period_tricks, looping.period_cards) == ("loop", 2, 7, 10, 40)
+    naive = play_ers_naive(parse_ranked("T99JTT/9KTQJ9"), 0, ("pair",), ("turn",))
+    assert (naive["outcome"], naive["period_tricks"], naive["slaps"]) == ("loop", 10, 3)
