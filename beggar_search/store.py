@@ -686,7 +686,11 @@ class Store:
                               " ORDER BY run_id LIMIT 1", (cycle,)).fetchone()
         if row is None:
             raise StoreError(f"no cycle {cycle} in {self.path}")
-        return row["state"] or row["example"], self.run(row["run_id"]).deck
+        run = self.run(row["run_id"])
+        if run.params.get("game", "bmn") != "bmn":
+            raise StoreError(f"cycle {cycle} is a cycle of Egyptian ratscrew (run {run.id}): "
+                             "only Beggar-my-neighbour cycles can be searched backwards")
+        return row["state"] or row["example"], run.deck
 
     # reading ------------------------------------------------------------
 

@@ -108,6 +108,8 @@ def test_enumeration_of_a_small_ranked_deck_finds_its_loops(tmp_path):
             "loop", int(row["period_tricks"]), row["cycle"])
     show = run("show", "--db", str(path))
     assert "Egyptian ratscrew, slaps pair by first:1" in show
+    refused = CliRunner().invoke(cli, ["reach", loops[0]["cycle"], "--db", str(path)])
+    assert refused.exit_code != 0 and "cycle of Egyptian ratscrew" in str(refused.exception)
 
 
 def test_runs_without_a_game_are_beggar_my_neighbour(tmp_path):
