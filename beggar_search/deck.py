@@ -104,7 +104,7 @@ class Deck:
     def count_deals(self, players: int = 2) -> int:
         """Number of distinct deals (orderings of the multiset; the split is fixed)."""
         self.split(players)
-        return _multinomial(self.counts)
+        return multinomial(self.counts)
 
     def sorted_cards(self) -> np.ndarray:
         return np.repeat(np.arange(N_VALUES, dtype=np.uint8), self.counts)
@@ -224,7 +224,7 @@ def parse_state(text: str) -> tuple[list[list[int]], int]:
     return [list(hand) for hand in parse_hands(hands)], int(leader) - 1
 
 
-def _multinomial(counts) -> int:
+def multinomial(counts) -> int:
     result = factorial(sum(counts))
     for c in counts:
         result //= factorial(c)
@@ -232,11 +232,12 @@ def _multinomial(counts) -> int:
 
 
 def rank_sequence(sequence, deck: Deck) -> int:
-    """Lexicographic rank of ``sequence`` among the orderings of ``deck``."""
+    """Lexicographic rank of ``sequence`` among the orderings of ``deck`` (any deck with
+    ``counts``, ``sorted_cards`` and ``spec``: a ranked deck too)."""
     remaining = list(deck.counts)
     if sorted(int(c) for c in sequence) != list(deck.sorted_cards()):
         raise DeckError(f"sequence does not match deck {deck.spec}")
-    total = _multinomial(remaining)
+    total = multinomial(remaining)
     left = len(sequence)
     index = 0
     for card in sequence:
@@ -252,7 +253,7 @@ def rank_sequence(sequence, deck: Deck) -> int:
 
 def unrank_sequence(index: int, deck: Deck) -> np.ndarray:
     """The card sequence with lexicographic rank ``index`` (inverse of rank_sequence)."""
-    total = _multinomial(deck.counts)
+    total = multinomial(deck.counts)
     if not 0 <= index < total:
         raise DeckError(f"index {index} out of range: deck {deck.spec} has {total} deals "
                         f"(0 to {total - 1})")
@@ -260,7 +261,7 @@ def unrank_sequence(index: int, deck: Deck) -> np.ndarray:
     left = deck.size
     out = np.empty(left, dtype=np.uint8)
     for position in range(deck.size):
-        for value in range(N_VALUES):
+        for value in range(len(remaining)):
             block = total * remaining[value] // left
             if index < block:
                 out[position] = value

@@ -48,6 +48,7 @@ from tqdm import tqdm
 from . import __version__
 from .errors import UserError
 from .family import figures
+from .games import game_of, slap_fields
 from .jit import ctrl_c_deferred
 from .store import Run, Store, StoreError
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
@@ -459,6 +460,8 @@ def summarise(store: Store, run_id: int) -> dict:
         "seconds": round(elapsed, 3),
         "deals_per_second": round(run.deals / elapsed, 1) if elapsed > 0 else None,
         "version": run.version,
+        "game": game_of(run.params),
+        **slap_fields(run.params),
         **(family_figures(store, run_id) if run.strategy == "factory" else {}),
     }
 

@@ -98,6 +98,12 @@ def game_data(deal: Deal | str, deck: Deck | str | None = None,
     """
     deal = as_deal(deal, deck)
     records, result = trace(deal, max_tricks=max_tricks)
+    return traced_game_data(deal, records, result)
+
+
+def traced_game_data(deal, records, result) -> dict:
+    """``game_data`` of a game already traced (any game: a ranked deal and its
+    ``engine.ers_game.trace`` too)."""
     start = [len(hand) for hand in deal.hands]
     sizes = np.array([start] + [r.hand_sizes for r in records], dtype=np.int64)
     laid = np.array([0] + [r.cards for r in records], dtype=np.int64)

@@ -39,9 +39,10 @@ class GameRecord:
 
     @classmethod
     def from_row(cls, board: str, row: np.ndarray, sequence: np.ndarray, position: int,
-                 number: int, split: Sequence[int]) -> GameRecord:
+                 number: int, split: Sequence[int],
+                 notation: Callable = format_hands) -> GameRecord:
         result = Result.from_row(row, len(split))
-        return cls(board=board, deal=_notation(sequence, split), number=number,
+        return cls(board=board, deal=_notation(sequence, split, notation), number=number,
                    position=position, outcome=result.outcome, cards=result.cards,
                    tricks=result.tricks, winner=result.winner,
                    preperiod_tricks=result.preperiod_tricks,
@@ -116,12 +117,13 @@ class ChunkRecord:
 
     @classmethod
     def from_summary(cls, chunk: int, summary: ChunkSummary, split: Sequence[int],
-                     number: Callable[[int], int]) -> ChunkRecord:
+                     number: Callable[[int], int],
+                     notation: Callable = format_hands) -> ChunkRecord:
         """``split``: the hand sizes deals are dealt in; ``number(position)``: a deal's
-        number in the run."""
+        number in the run; ``notation(hands)``: how its deals are written (the game's)."""
         games = [
             GameRecord.from_row(board, row, sequence, int(position), number(int(position)),
-                                split)
+                                split, notation)
             for board, positions, rows, sequences in (
                 ("longest", summary.top_positions, summary.top_rows, summary.top_deals),
                 ("loops", summary.loop_positions, summary.loop_rows, summary.loop_deals))
@@ -136,9 +138,9 @@ class ChunkRecord:
                    move_stats=tuple(summary.move_stats), links=tuple(summary.links))
 
 
-def _notation(sequence: np.ndarray, split: Sequence[int]) -> str:
+def _notation(sequence: np.ndarray, split: Sequence[int], notation: Callable) -> str:
     hands, start = [], 0
     for size in split:
         hands.append(sequence[start:start + size])
         start += size
-    return format_hands(hands)
+    return notation(hands)

@@ -168,3 +168,25 @@ def time_parallel(workload: Workload, engine: str, n_deals: int, workers: int,
     span = max(end for _, _, end, _ in reports) - min(start for _, start, _, _ in reports)
     return Timing(workload.deals(n_deals) * workers, sum(cards for *_, cards in reports), span,
                   span)
+
+
+def play_ers(deck, players: int, slap_rules, chunk: int, n_deals: int, seed: int = SEED) -> int:
+    """Play ``n_deals`` random Egyptian ratscrew deals of ranked ``deck`` under ``slap_rules``
+    (``slaps.SlapRules``); returns the cards laid."""
+    from .engine import batch
+    from .engine.kernels import Engine
+    from .engine.random import chunk_stream
+
+    engine = Engine(deck, players, 0, slaps=slap_rules)
+    recorder = engine.random_chunk(chunk_stream(seed, chunk), n_deals,
+                                   batch.new_recorder(10, deck.size))
+    return int(recorder[0][batch.C_CARDS])
+
+
+def time_ers(deck, players: int, slap_rules, n_deals: int, seed: int = SEED) -> Timing:
+    """``n_deals`` Egyptian ratscrew deals in this process (warm-up untimed)."""
+    play_ers(deck, players, slap_rules, 1 << 30, WARM_DEALS, seed)
+    wall, cpu = time.perf_counter(), time.process_time()
+    cards = play_ers(deck, players, slap_rules, 0, n_deals, seed)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return Timing(n_deals, cards, cpu, wall)

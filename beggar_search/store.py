@@ -792,6 +792,8 @@ class Store:
         for run in self.runs():
             if run.params["deck"] != deck.spec or run.players != players:
                 continue
+            if run.params.get("game", "bmn") != "bmn":  # another game's cycles (ratscrew)
+                continue
             rows = [dict(row) for row in self.db.execute(
                 "SELECT cycle, state, example FROM cycles WHERE run_id = ?", (run.id,))]
             try:
@@ -809,10 +811,13 @@ class Store:
                               " ORDER BY run_id LIMIT 1", (cycle,)).fetchone()
         if row is None:
             raise StoreError(f"no cycle {cycle} in {self.path}")
-        deck = self.run(row["run_id"]).deck
-        row = self._checked(row["run_id"], readback.cycle_row, {"cycle": cycle, **dict(row)},
-                            deck.size)
-        return row["state"] or row["example"], deck
+        run = self.run(row["run_id"])
+        if run.params.get("game", "bmn") != "bmn":
+            raise StoreError(f"cycle {cycle} is a cycle of Egyptian ratscrew (run {run.id}): "
+                             "only Beggar-my-neighbour cycles can be searched backwards")
+        row = self._checked(run.id, readback.cycle_row, {"cycle": cycle, **dict(row)},
+                            run.deck.size)
+        return row["state"] or row["example"], run.deck
 
     # reading ------------------------------------------------------------
 

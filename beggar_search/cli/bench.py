@@ -13,6 +13,7 @@ import click
 
 from ..deck import DeckError
 from .common import BENCH_DEALS, UserError, deck_option, emit, json_option, parse_deck
+from .game import GameChoice, game_options
 
 
 def measure(deck: str, players: int, source: str, n_deals: int, general_deals: int,
@@ -54,6 +55,38 @@ def describe(data: dict) -> str:
     return "\n".join(lines)
 
 
+def measure_ers(deck_spec: str, players: int, n_deals: int, general_deals: int,
+                game: GameChoice) -> dict:
+    """``bench --game ers``: the ratscrew kernel and the general engine, in one run."""
+    from ..speed import Workload, time_ers, time_one
+
+    deck = game.deck(deck_spec)
+    try:
+        deck.split(players)
+    except DeckError as error:
+        raise UserError(str(error)) from None
+    slaps = game.slaps(players)
+    ers = time_ers(deck, players, slaps, n_deals)
+    general = time_one(Workload(deck.bmn_deck.spec, players, "random"), "general",
+                       general_deals)
+    return {"game": "ers", "deck": deck.spec, "players": players, "source": "random",
+            **slaps.to_params(), "ers": ers.as_dict(), "general": general.as_dict(),
+            "deals_ratio": ers.deals_per_second / general.deals_per_second,
+            "cards_ratio": ers.cards_per_second / general.cards_per_second}
+
+
+def describe_ers(data: dict) -> str:
+    lines = [f"Egyptian ratscrew, deck {data['deck']}, {data['players']} players, slaps "
+             f"{data['slap_rules']} by {data['slap_policy']}, random deals, 1 worker"]
+    for name, row in ((f"ers kernel ({data['slap_policy']})", data["ers"]),
+                      ("bmn general engine", data["general"])):
+        lines.append(f"{name:<28}{row['deals_per_second']:>14,.0f} deals/s"
+                     f"{row['cards_per_second']:>17,.0f} cards/s")
+    lines.append(f"{'ers / general':<28}{data['deals_ratio']:>13.2f}x deals/s"
+                 f"{data['cards_ratio']:>16.2f}x cards/s")
+    return "\n".join(lines)
+
+
 @click.command()
 @deck_option
 @click.option("--players", type=click.IntRange(min=2), default=2, show_default=True)
@@ -65,9 +98,21 @@ def describe(data: dict) -> str:
               help="Deals for the general engine [default: N/10].")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               metavar="W", help="Also time the fast path on W worker processes.")
+@game_options
 @json_option
-def bench(deck_spec, players, source, deals, general_deals, workers, as_json):
-    """Deals/s and cards/s of the fast path and of the general engine, side by side."""
+def bench(deck_spec, players, source, deals, general_deals, workers, game, as_json):
+    """Deals/s and cards/s of the fast path and of the general engine, side by side.
+
+    With --game ers: the Egyptian ratscrew kernel against the Beggar-my-neighbour general
+    engine on the same cards (ranks 2 to T plain), random deals, one worker.
+    """
+    if game.ers:
+        if source != "random" or workers != 1:
+            raise UserError("bench --game ers times random deals on one worker: drop --source"
+                            " and --workers")
+        data = measure_ers(deck_spec, players, deals, general_deals or max(deals // 10, 1), game)
+        emit(data, as_json, describe_ers(data))
+        return
     deck = parse_deck(deck_spec)
     try:
         deck.split(players)

@@ -8,11 +8,13 @@ from click.core import ParameterSource
 from ..deck import Deal, DeckError
 from ..strategies.climb import DEFAULT_CLOSURE_STATES, DEFAULT_EXTEND
 from .common import COUNT, STATES, TOP, UserError, deck_option, parse_deck
+from .game import bmn_only
 from .options import search_options
 from .search import launch, players_option, run_params
 
 
 @click.command("climb")
+@bmn_only("search climb")
 @click.option("--deals", type=COUNT, default=None,
               help="Random deals to play in total; the games of the extension come on top "
                    "[default: until Ctrl-C or --hours].")

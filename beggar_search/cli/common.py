@@ -138,7 +138,11 @@ UNITS = {"hunt": "tries", "climb": "games", "factory": "tries"}
 
 
 def summary_text(summary: dict) -> str:
-    lines = [f"run {summary['run']} ({summary['strategy']}, deck {summary['deck']}, "
+    game = ""
+    if summary.get("game", "bmn") != "bmn":
+        game = (f"Egyptian ratscrew, slaps {summary['slap_rules']} by "
+                f"{summary['slap_policy']}{'' if summary['slap_in'] else ', no slap-in'}, ")
+    lines = [f"run {summary['run']} ({summary['strategy']}, {game}deck {summary['deck']}, "
              f"{summary['players']} players, seed {summary['seed']}): {summary['status']}",
              f"{UNITS.get(summary['strategy'], 'deals'):10s} {summary['deals']:,}"
              f"   wins by player {summary['wins']}",

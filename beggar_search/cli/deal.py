@@ -3,7 +3,10 @@
 import click
 
 from ..deck import Deal
-from .common import UserError, deck_option, emit, json_option, parse_deck
+from ..games import BMN, GAMES
+from ..ranked import RankedDeal
+from .common import UserError, deck_option, emit, json_option
+from .game import GameChoice
 
 
 @click.command()
@@ -13,22 +16,27 @@ from .common import UserError, deck_option, emit, json_option, parse_deck
               help="Players (with --index).")
 @click.option("--count", "show_count", is_flag=True, help="Print how many deals the deck has.")
 @deck_option
+@click.option("--game", type=click.Choice(GAMES), default=BMN, show_default=True,
+              help="ers: ranked deals (23456789TJQKA), over a ranked --deck.")
 @json_option
-def deal(index, rank_text, players, show_count, deck_spec, as_json):
+def deal(index, rank_text, players, show_count, deck_spec, game, as_json):
     """Deal numbering: every deal of a deck has an index from 0 to (deals - 1).
 
     The index ranks the deal's cards (hands in order) lexicographically among all
-    orderings of the deck (- < J < Q < K < A); it is stable across versions.
+    orderings of the deck (- < J < Q < K < A; with --game ers 2 < 3 < ... < A); it is
+    stable across versions.
     """
-    deck = parse_deck(deck_spec)
+    choice = GameChoice(game)
+    deck = choice.deck(deck_spec)
+    kind = RankedDeal if choice.ers else Deal
     if sum(x is not None and x is not False for x in (index, rank_text, show_count or None)) != 1:
         raise UserError("give exactly one of --index I, --rank DEAL or --count")
     if show_count:
         total = deck.count_deals(players)
         emit({"deck": deck.spec, "players": players, "deals": total}, as_json, str(total))
     elif index is not None:
-        found = Deal.unrank(index, deck, players)
+        found = kind.unrank(index, deck, players)
         emit({"index": index, "deal": str(found)}, as_json, str(found))
     else:
-        found = Deal.parse(rank_text, deck)
+        found = kind.parse(rank_text, deck)
         emit({"deal": str(found), "index": found.rank()}, as_json, str(found.rank()))

@@ -21,6 +21,7 @@ from ..strategies.factory import (
 )
 from ..strategies.loops import CASELLA
 from .common import COUNT, STATES, Hours, UserError, deck_option, open_store, parse_deck
+from .game import bmn_only
 from .options import search_options
 from .search import launch, players_option, run_params
 
@@ -86,6 +87,7 @@ def kick_options(function):
 
 
 @click.command("factory")
+@bmn_only("search factory")
 @click.option("--from", "starts", metavar="DEAL|STATE", multiple=True,
               help="Start (also) from the cycle of this looping deal or state"
                    " ('2:hands' = player 2 leads); repeatable.")

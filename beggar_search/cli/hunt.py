@@ -8,11 +8,13 @@ from ..deck import STANDARD
 from ..strategies.hunt import starting_points
 from ..strategies.loops import CASELLA
 from .common import COUNT, STATES, deck_option, open_store, parse_deck
+from .game import bmn_only
 from .options import search_options
 from .search import launch, players_option, run_params
 
 
 @click.command("hunt")
+@bmn_only("search hunt")
 @click.option("--tries", "deals", type=COUNT, default=None,
               help="States to try in total [default: until Ctrl-C or --hours].")
 @deck_option

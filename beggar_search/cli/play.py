@@ -5,7 +5,8 @@ import click
 from ..deck import Deal
 from ..engine import play as play_deal
 from ..engine import trace
-from .common import MAX_TRICKS, deck_option, emit, json_option, parse_deck
+from .common import MAX_TRICKS, SEED, UserError, deck_option, emit, json_option, parse_deck
+from .game import GameChoice, game_options
 
 
 def summary(deal: Deal, result) -> str:
@@ -29,12 +30,21 @@ def summary(deal: Deal, result) -> str:
 @click.option("--max-tricks", type=MAX_TRICKS, default=None, metavar="N",
               help="Agreed cap: stop after N tricks, most cards wins.")
 @click.option("--trace", "show_trace", is_flag=True, help="Show the game trick by trick.")
+@game_options
+@click.option("--seed", type=SEED, default=None,
+              help="ers with odds: the seed the slaps are drawn from, as a run's [default: 0].")
 @json_option
-def play(deal_text, deck_spec, max_tricks, show_trace, as_json):
+def play(deal_text, deck_spec, max_tricks, show_trace, game, seed, as_json):
     """Play DEAL, e.g. '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'.
 
     One hand per player separated by '/', top card first, - J Q K A (or 0-4).
+    With --game ers: ranks 23456789TJQKA, e.g. '2J9Q/KA3T' (with a --deck of those cards).
     """
+    if game.ers:
+        play_ers(deal_text, game.deck(deck_spec), max_tricks, show_trace, game, seed, as_json)
+        return
+    if seed is not None:
+        raise UserError("--seed is for --game ers")
     deal = Deal.parse(deal_text, parse_deck(deck_spec))
     if show_trace:
         records, result = trace(deal, max_tricks=max_tricks)
@@ -49,3 +59,29 @@ def play(deal_text, deck_spec, max_tricks, show_trace, as_json):
     else:
         result = play_deal(deal, max_tricks=max_tricks)
     emit({"deal": str(deal), **result.to_dict()}, as_json, summary(deal, result))
+
+
+def play_ers(deal_text, deck, max_tricks, show_trace, game: GameChoice, seed, as_json):
+    """``play --game ers``: a ranked deal, its slaps traced."""
+    from ..engine import ers_game
+    from ..engine.ers import ODDS_CAP
+    from ..ranked import RankedDeal
+
+    deal = RankedDeal.parse(deal_text, deck)
+    slaps = game.slaps(deal.players, seed)
+    if not slaps.deterministic and not max_tricks:
+        max_tricks = ODDS_CAP
+    if show_trace:
+        records, result = ers_game.trace(deal, slaps, max_tricks=max_tricks)
+        for record in records:
+            if as_json:
+                emit({"trick": record.number, "leader": record.leader,
+                      "laid": [[p, c] for p, c in record.laid], "taker": record.taker,
+                      "slapper": record.slapper, "hand_sizes": record.hand_sizes,
+                      "cards": record.cards, "marks": record.marks}, True, "")
+            else:
+                click.echo(record.describe())
+    else:
+        result = ers_game.play(deal, slaps, max_tricks=max_tricks)
+    data = {"deal": str(deal), "game": "ers", **slaps.to_params(), **result.to_dict()}
+    emit(data, as_json, summary(deal, result))

@@ -8,6 +8,7 @@ from ..outfile import check_output
 from .common import (
     MAX_TRICKS,
     RUN_ID,
+    SEED,
     UserError,
     deck_option,
     emit,
@@ -15,6 +16,7 @@ from .common import (
     open_store,
     parse_deck,
 )
+from .game import game_options
 from .options import db_option
 from .results import run_option
 
@@ -94,14 +96,27 @@ def lengths(db_path, run_id, versus_id, out, as_json):
 @click.option("--max-tricks", type=MAX_TRICKS, default=None, metavar="N",
               help="Agreed cap: stop after N tricks.")
 @out_option("game.png")
+@game_options
+@click.option("--seed", type=SEED, default=None,
+              help="ers with odds: the seed the slaps are drawn from [default: 0].")
 @json_option
-def game(deal_text, deck_spec, max_tricks, out, as_json):
+def game(deal_text, deck_spec, max_tricks, out, game, seed, as_json):
     """Cards held by each player after each trick of DEAL; a loop's cycle shaded."""
     from ..deck import Deal
 
     plots = _plots(out)
-    deal = Deal.parse(deal_text, parse_deck(deck_spec))
-    data = plots.game_data(deal, max_tricks=max_tricks)
+    if game.ers:
+        from ..engine import ers_game
+        from ..engine.ers import ODDS_CAP
+        from ..ranked import RankedDeal
+
+        deal = RankedDeal.parse(deal_text, game.deck(deck_spec))
+        slaps = game.slaps(deal.players, seed)
+        cap = max_tricks or (None if slaps.deterministic else ODDS_CAP)
+        data = plots.traced_game_data(deal, *ers_game.trace(deal, slaps, max_tricks=cap))
+    else:
+        deal = Deal.parse(deal_text, parse_deck(deck_spec))
+        data = plots.game_data(deal, max_tricks=max_tricks)
     written = _draw(plots, plots.draw_game, data, out)
     summary = {"out": written, "deal": data["deal"], **data["result"],
                "spans": [{"label": label, "first_trick": first, "last_trick": last}

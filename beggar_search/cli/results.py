@@ -13,6 +13,7 @@ import click
 
 from ..driver import summarise
 from ..family import fair_reached, islands
+from ..games import game_of
 from ..outfile import atomic_output, check_output
 from .common import ROWS, RUN_ID, UserError, emit, json_option, open_store, print_summary, say
 from .options import db_option
@@ -37,9 +38,11 @@ def runs(db_path, as_json):
             data = {"run": run.id, "strategy": run.strategy, "status": run.status,
                     "deck": run.params["deck"], "players": run.players,
                     "seed": run.params.get("seed"), "deals": run.deals, "loops": run.loops,
-                    "created": when(run.created), "updated": when(run.updated)}
+                    "created": when(run.created), "updated": when(run.updated),
+                    "game": game_of(run.params)}
+            game = "" if data["game"] == "bmn" else f"{data['game']} "
             emit(data, as_json, f"{run.id:4d}  {run.strategy:10s} {run.status:8s} "
-                                f"{run.params['deck']:>12s} {run.players}p  "
+                                f"{game}{run.params['deck']:>12s} {run.players}p  "
                                 f"{run.deals:>14,} deals {run.loops:>8,} loops  "
                                 f"{when(run.updated)}")
 

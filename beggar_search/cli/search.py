@@ -7,7 +7,8 @@ import numpy as np
 
 from .. import driver
 from ..deck import DeckError
-from .common import COUNT, RUN_ID, UserError, deck_option, open_store, parse_deck, print_summary
+from .common import COUNT, RUN_ID, UserError, deck_option, open_store, print_summary
+from .game import GameChoice, game_options
 from .options import RunOptions, SearchOptions, run_options, search_options
 
 
@@ -15,9 +16,12 @@ def fresh_seed() -> int:
     return int(np.random.SeedSequence().entropy % (1 << 63))
 
 
-def run_params(deck_spec: str, players: int, options: SearchOptions, **extra) -> dict:
-    """A new run's parameters: its deck, players, the shape options and the strategy's own."""
-    deck = parse_deck(deck_spec)
+def run_params(deck_spec: str, players: int, options: SearchOptions,
+               game: GameChoice | None = None, **extra) -> dict:
+    """A new run's parameters: its deck, players, the shape options and the strategy's own
+    (and, for Egyptian ratscrew, its game and slap options)."""
+    game = game or GameChoice()
+    deck = game.deck(deck_spec)
     try:
         deck.split(players)
     except DeckError as error:
@@ -25,7 +29,8 @@ def run_params(deck_spec: str, players: int, options: SearchOptions, **extra) ->
     seed = fresh_seed() if options.seed is None else options.seed
     return {"deck": deck.spec, "players": players, "seed": seed, "top_k": options.top_k,
             "max_tricks": options.max_tricks, "chunk_size": options.chunk_size,
-            "hours": options.hours, **extra}
+            "hours": options.hours, **extra,
+            **game.run_params(players, seed, options.max_tricks)}
 
 
 def launch(strategy: str, params: dict, options: RunOptions) -> None:
@@ -52,10 +57,11 @@ def players_option(function):
               help="Deals to play [default: until Ctrl-C or --hours].")
 @deck_option
 @players_option
+@game_options
 @search_options
-def random_search(deals, deck_spec, players, options):
+def random_search(deals, deck_spec, players, game, options):
     """Play uniformly random deals; keep the longest games and every loop."""
-    launch("random", run_params(deck_spec, players, options, deals=deals), options)
+    launch("random", run_params(deck_spec, players, options, game, deals=deals), options)
 
 
 @search.command("enumerate")
@@ -65,16 +71,20 @@ def random_search(deals, deck_spec, players, options):
               help="First deal index.")
 @click.option("--count", type=COUNT, default=None,
               help="Deals to play [default: to the end of the deck's deals].")
+@game_options
 @search_options
-def enumerate_search(deck_spec, players, start, count, options):
+def enumerate_search(deck_spec, players, start, count, game, options):
     """Play every deal from index START on (see `beggar-search deal --help` for the index)."""
-    total = parse_deck(deck_spec).count_deals(players)
+    try:
+        total = game.deck(deck_spec).count_deals(players)
+    except DeckError as error:
+        raise UserError(str(error)) from None
     if start >= total:
         raise UserError(f"--start {start} is out of range: the deck has {total} deals")
     count = total - start if count is None else count
     if start + count > total:
         raise UserError(f"--start {start} --count {count} runs past the last deal ({total - 1})")
-    params = run_params(deck_spec, players, options, start=start, deals=count)
+    params = run_params(deck_spec, players, options, game, start=start, deals=count)
     params["seed"] = options.seed  # an enumeration draws nothing at random
     launch("enumerate", params, options)
 

@@ -23,6 +23,12 @@ engine's results exactly).
 Enumeration and given deals give the same results with any kernel: they are chosen
 afresh each time.
 
+The second game, Egyptian ratscrew (``game`` "ers" in a run's parameters), has its
+kernel here too: ``ERS`` (``engine/ers.py``) serves every source for ranked decks; its
+functions take the run's slap rules (``engine.ers.Slaps``) as one more argument, which
+the engine passes (``Engine(..., slaps=...)``).  ``choose`` picks among the kernels of
+the run's game only.
+
 Adding a kernel: write its chunk functions with the signatures of ``Kernel``'s fields,
 add one ``Kernel`` entry to ``KERNELS`` before the ones it is faster than, with ``fits``
 saying which decks and player counts it takes, and check it against the general engine.
@@ -36,7 +42,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..deck import STANDARD, Deck
-from . import batch, bitboard, rules
+from ..games import BMN, ERS, deck_of, game_of
+from ..slaps import SlapRules
+from . import batch, bitboard, ers, rules
 from .batch import Recorder
 from .bitboard import DRAW_PLACES, DRAW_SHUFFLE
 from .rules import RESULT_LEN
@@ -62,9 +70,11 @@ class Kernel:
     enumerate: Callable | None = None
     sequences: Callable | None = None
     chunk_size: int | None = None  # random deals in about a second; None: the strategy's
+    game: str = BMN  # the game it plays (``games``); an "ers" kernel also takes the slaps
 
-    def serves(self, source: str, deck: Deck, players: int) -> bool:
-        return getattr(self, source) is not None and self.fits(deck, players)
+    def serves(self, source: str, deck: Deck, players: int, game: str = BMN) -> bool:
+        return (self.game == game and getattr(self, source) is not None
+                and self.fits(deck, players))
 
 
 BITBOARD_PLAYERS = (2, 3, 4)
@@ -117,14 +127,34 @@ GENERAL = Kernel(
     enumerate=batch.enumerate_chunk,
     sequences=_general_sequences,
 )
-KERNELS = (BITBOARD, FAST2, GENERAL)  # fastest first
 
 
-def choose(deck: Deck, players: int, source: str) -> Kernel:
-    """The fastest kernel that plays ``source`` deals of ``deck`` between ``players``."""
+def _ers_random(stream, n_deals, deck, split, max_tricks, recorder, slaps):
+    return ers.random_chunk(stream, n_deals, deck.sorted_cards(), split, max_tricks, recorder,
+                            slaps)
+
+
+def _ers_sequences(sequences, split, max_tricks, rows, slaps):
+    ers.play_sequences(sequences, split, 0, max_tricks, slaps, rows)
+
+
+ERS_KERNEL = Kernel(
+    name="ers",  # engine/ers.py: Egyptian ratscrew, any ranked deck, 2-8 players
+    fits=lambda deck, players: True,
+    random=_ers_random,
+    enumerate=ers.enumerate_chunk,
+    sequences=_ers_sequences,
+    game=ERS,
+)
+KERNELS = (BITBOARD, FAST2, GENERAL, ERS_KERNEL)  # fastest first, per game
+
+
+def choose(deck: Deck, players: int, source: str, game: str = BMN) -> Kernel:
+    """The fastest kernel of ``game`` that plays ``source`` deals of ``deck`` between
+    ``players``."""
     if source not in SOURCES:
         raise ValueError(f"unknown source of deals {source!r}: one of {', '.join(SOURCES)}")
-    return next(k for k in KERNELS if k.serves(source, deck, players))
+    return next(k for k in KERNELS if k.serves(source, deck, players, game))
 
 
 def by_name(name: str) -> Kernel:
@@ -143,7 +173,9 @@ def random_kernel(params: dict) -> Kernel:
     """
     if params.get("engine"):
         return by_name(params["engine"])
-    deck, players = Deck.parse(params["deck"]), int(params["players"])
+    deck, players = deck_of(params), int(params["players"])
+    if game_of(params) != BMN:  # a ratscrew enumeration stores no engine
+        return choose(deck, players, RANDOM, game_of(params))
     return FAST2 if FAST2.fits(deck, players) else GENERAL
 
 
@@ -151,38 +183,43 @@ class Engine:
     """Plays a run's chunks, each with the fastest kernel that applies."""
 
     def __init__(self, deck: Deck, players: int, max_tricks: int = 0,
-                 random: Kernel | None = None):
+                 random: Kernel | None = None, slaps: SlapRules | None = None):
+        """``slaps``: Egyptian ratscrew's slap rules (``deck`` then a ranked deck); None
+        for Beggar-my-neighbour."""
         self.deck = deck
         self.players = players
         self.max_tricks = int(max_tricks or 0)
         self.split = np.array(deck.split(players), dtype=np.int64)
-        self.random = random or choose(deck, players, RANDOM)
-        if not self.random.serves(RANDOM, deck, players):
+        self.game = BMN if slaps is None else ERS
+        self.game_args = () if slaps is None else (slaps.arrays(players),)
+        self.random = random or choose(deck, players, RANDOM, self.game)
+        if not self.random.serves(RANDOM, deck, players, self.game):
             raise ValueError(f"engine {self.random.name} cannot play deck {deck.spec} "
                              f"between {players} players")
 
     @classmethod
     def for_run(cls, params: dict) -> Engine:
-        return cls(Deck.parse(params["deck"]), int(params["players"]),
-                   int(params.get("max_tricks") or 0), random_kernel(params))
+        slaps = SlapRules.from_params(params) if game_of(params) == ERS else None
+        return cls(deck_of(params), int(params["players"]),
+                   int(params.get("max_tricks") or 0), random_kernel(params), slaps)
 
     def random_chunk(self, stream: np.ndarray, n_deals: int, recorder: Recorder) -> Recorder:
         """``n_deals`` random deals drawn from ``stream`` by the run's random kernel."""
         return Recorder(*self.random.random(stream, n_deals, self.deck, self.split,
-                                            self.max_tricks, recorder))
+                                            self.max_tricks, recorder, *self.game_args))
 
     def enumerate_chunk(self, first_sequence: np.ndarray, n_deals: int,
                         recorder: Recorder) -> Recorder:
         """``n_deals`` consecutive deals in index order from ``first_sequence``."""
-        kernel = choose(self.deck, self.players, ENUMERATE)
+        kernel = choose(self.deck, self.players, ENUMERATE, self.game)
         return Recorder(*kernel.enumerate(first_sequence, n_deals, self.split, self.max_tricks,
-                                          recorder))
+                                          recorder, *self.game_args))
 
     def play_sequences(self, sequences: np.ndarray) -> np.ndarray:
         """Result rows (``rules.R_*``) of the deals ``sequences`` (one card sequence a row)."""
         rows = np.zeros((len(sequences), RESULT_LEN), dtype=np.int64)
-        kernel = choose(self.deck, self.players, SEQUENCES)
-        kernel.sequences(sequences, self.split, self.max_tricks, rows)
+        kernel = choose(self.deck, self.players, SEQUENCES, self.game)
+        kernel.sequences(sequences, self.split, self.max_tricks, rows, *self.game_args)
         return rows
 
 

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import count
 
-from ..deck import Deck
 from ..engine.batch import ChunkSummary, Recorder, new_recorder
 from ..engine.kernels import RANDOM, Engine, choose, random_kernel
+from ..games import deck_of, game_of, notation_of
 from ..records import ChunkRecord
 
 PENDING = "pending"  # what ``plan`` yields while its next chunks wait on chunks in flight
@@ -49,20 +49,20 @@ class Strategy:
     def with_random_kernel(cls, params: dict, chunk_size) -> dict:
         """``params`` with the random kernel chosen and stored as ``engine`` (see
         ``engine.kernels``), and the chunk size ``chunk_size(kernel)`` unless one is given."""
-        engine = params.get("engine") or choose(Deck.parse(params["deck"]),
-                                                int(params["players"]), RANDOM).name
+        engine = params.get("engine") or choose(deck_of(params), int(params["players"]), RANDOM,
+                                                game_of(params)).name
         with_engine = {**params, "engine": engine}
         chunk = params.get("chunk_size") or chunk_size(random_kernel(with_engine))
         return {**with_engine, "chunk_size": chunk}
 
     def __init__(self, params: dict):
         self.params = params
-        self.deck = Deck.parse(params["deck"])
+        self.deck = deck_of(params)
         self.players = int(params["players"])
         self.chunk_size = int(params["chunk_size"])
         self.top_k = int(params["top_k"])
         self.max_tricks = int(params.get("max_tricks") or 0)
-        self.engine = Engine(self.deck, self.players, self.max_tricks, random_kernel(params))
+        self.engine = Engine.for_run(params)
 
     def attach(self, store, run) -> None:
         """Let ``plan`` read what the run has stored (a strategy whose plan grows on it)."""
@@ -106,7 +106,8 @@ class Strategy:
     def record(self, job: ChunkJob, summary: ChunkSummary) -> ChunkRecord:
         """A finished chunk as the plain records the store keeps (deals numbered in the run)."""
         return ChunkRecord.from_summary(job.chunk, summary, self.deck.split(self.players),
-                                        lambda position: self.number(job.chunk, position))
+                                        lambda position: self.number(job.chunk, position),
+                                        notation_of(self.params))
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
         started = time.perf_counter()

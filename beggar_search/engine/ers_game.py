@@ -1,0 +1,95 @@
+"""Python face of the Egyptian ratscrew kernel: play one ranked deal, trace it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..ranked import RANKS, RankedDeal, RankedDeck
+from ..slaps import SlapRules
+from . import ers, rules
+from .game import Result, TrickRecord
+from .rules import RESULT_LEN
+
+
+def as_ranked_deal(deal: RankedDeal | str | Sequence,
+                   deck: RankedDeck | str | None = None) -> RankedDeal:
+    if isinstance(deal, RankedDeal):
+        return deal
+    if isinstance(deal, str):
+        return RankedDeal.parse(deal, deck)
+    return RankedDeal.from_hands(deal, deck)
+
+
+def play_state(hands: Sequence[Sequence[int]], leader: int = 0,
+               slap_rules: SlapRules | None = None, max_tricks: int | None = None) -> Result:
+    """Play Egyptian ratscrew from any trick-boundary state (rank codes, 0-based leader)."""
+    slap_rules = slap_rules or SlapRules()
+    if max_tricks is not None and max_tricks < 0:
+        raise ValueError(f"max_tricks must be positive, got {max_tricks}")
+    flat, sizes = rules.pack_hands(hands)
+    row = np.zeros(RESULT_LEN, dtype=np.int64)
+    ers.play_game(flat, sizes, int(leader), int(max_tricks or 0),
+                  slap_rules.arrays(len(hands)), row)
+    return Result.from_row(row, len(hands))
+
+
+def play(deal: RankedDeal | str | Sequence, slap_rules: SlapRules | None = None,
+         deck: RankedDeck | str | None = None, max_tricks: int | None = None) -> Result:
+    """Play a ranked deal (``'2J9Q/KA3T'`` or hands of rank codes) to its end."""
+    deal = as_ranked_deal(deal, deck)
+    return play_state(deal.hands, 0, slap_rules, max_tricks)
+
+
+@dataclass
+class RankedTrickRecord(TrickRecord):
+    """One trick of a traced Egyptian ratscrew game; ``slapper`` is who slapped (from 1),
+    0 when the pile was won by payment."""
+
+    slapper: int = 0
+
+    def describe(self) -> str:
+        laid = " ".join(f"{player}:{RANKS[card]}" for player, card in self.laid)
+        sizes = "/".join(map(str, self.hand_sizes))
+        how = f"SLAP by player {self.slapper}, takes" if self.slapper else \
+            f"player {self.taker} takes"
+        marks = "".join(f"  <- {mark}" for mark in self.marks)
+        return (f"trick {self.number:5d}  lead {self.leader}  {laid}  -> {how} "
+                f"{len(self.laid)}  hands {sizes}{marks}")
+
+
+def trace(deal: RankedDeal | str | Sequence, slap_rules: SlapRules | None = None,
+          deck: RankedDeck | str | None = None,
+          max_tricks: int | None = None) -> tuple[list[RankedTrickRecord], Result]:
+    """Every trick of a game and its result; a loop is traced to its first repeat."""
+    slap_rules = slap_rules or SlapRules()
+    deal = as_ranked_deal(deal, deck)
+    result = play(deal, slap_rules, max_tricks=max_tricks)
+    state = rules.State.from_hands(deal.hands)
+    pile = rules.new_pile()
+    slaps = slap_rules.arrays(deal.players)
+    flat, sizes = rules.pack_hands(deal.hands)
+    stream = np.zeros(4, dtype=np.int64)
+    ers.seed_game(slaps.flags[ers.F_KEY], flat, sizes, stream)
+    records = []
+    for number in range(1, result.tricks + 1):
+        leader = state.leader
+        before = state.info[rules.I_CARDS]
+        taker, slapped = ers.play_trick(*state.arrays(), pile, slaps, stream)
+        laid_count = int(state.info[rules.I_CARDS] - before)
+        record = RankedTrickRecord(
+            number=number, leader=leader + 1,
+            laid=[(int(pile[1, i]) + 1, int(pile[0, i])) for i in range(laid_count)],
+            taker=int(taker) + 1, hand_sizes=[int(x) for x in state.size],
+            cards=int(state.info[rules.I_CARDS]), slapper=int(taker) + 1 if slapped else 0)
+        if result.outcome == "loop":
+            if number == result.preperiod_tricks:
+                record.marks.append("the cycle starts after this trick")
+            if number == result.tricks:
+                record.marks.append("state repeats: one turn of the cycle done")
+        records.append(record)
+    if result.outcome == "loop" and result.preperiod_tricks == 0 and records:
+        records[0].marks.insert(0, "the cycle starts at the deal")
+    return records, result
