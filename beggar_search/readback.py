@@ -13,11 +13,15 @@ import json
 import math
 import re
 
-from .deck import MAX_PLAYERS, Deck, DeckError
+from .deck import MAX_PLAYERS, DeckError
+from .games import GAMES, deck_of
+from .ranked import RankedDeck
 
 CARDS = "[-JQKA]"  # the store holds deals as the tool writes them: letters
 DEAL = re.compile(rf"{CARDS}*(?:/{CARDS}*)+")  # one hand per player, at least two players
 STATE = re.compile(rf"[1-8]:({CARDS}*(?:/{CARDS}*)+)")  # the leader from 1, then the hands
+RANKS = "[2-9TJQKA]"  # Egyptian ratscrew's deals: ranks
+RANKED_DEAL = re.compile(rf"{RANKS}*(?:/{RANKS}*)+")
 CYCLE = re.compile(r"[0-9a-f]{16}")
 NAME = re.compile(r"[a-z][a-z0-9 _+-]{0,39}")  # a strategy, status, move or outcome
 DECK = re.compile(r"[A-Za-z0-9=,]{1,200}")
@@ -67,12 +71,13 @@ def moment(value, field: str) -> float:
     return finite(value, field, LATEST_TIME)
 
 
-def deal(value, field: str = "deal", cards: int | None = None, optional: bool = False):
-    """Deal notation (hands separated by ``/``), of ``cards`` cards when given."""
+def deal(value, field: str = "deal", deck=None, optional: bool = False):
+    """Deal notation (hands separated by ``/``), of ``deck``'s size when given (a
+    ``RankedDeck``: in ranks)."""
     if value is None and optional:
         return None
-    _match(DEAL, value, field)
-    if cards is not None and len(value) - value.count("/") != cards:
+    _match(RANKED_DEAL if isinstance(deck, RankedDeck) else DEAL, value, field)
+    if deck is not None and len(value) - value.count("/") != deck.size:
         raise BadValue(field, value)
     return value
 
@@ -111,9 +116,11 @@ def run_fields(row: dict) -> dict:
     data["params"] = _json(data["params"], "parameters", dict)
     params = data["params"]
     deck = _match(DECK, params.get("deck"), "deck")
+    if params.get("game", GAMES[0]) not in GAMES:
+        raise BadValue("game", params.get("game"))
     try:
-        Deck.parse(deck)
-    except DeckError:
+        deck_of(params)
+    except (DeckError, ValueError):
         raise BadValue("deck", deck) from None
     players = params.get("players")
     if whole(players, "players", low=2) > MAX_PLAYERS:
@@ -141,9 +148,9 @@ GAME_INTS = ("chunk", "position", "cards", "tricks", "preperiod_tricks", "preper
              "period_tricks", "period_cards")
 
 
-def game(row: dict, cards: int) -> dict:
-    """A leaderboard or loops row (see ``store.GAME_COLUMNS``) of a deck of ``cards`` cards."""
-    deal(row["deal"], cards=cards)
+def game(row: dict, deck) -> dict:
+    """A leaderboard or loops row (see ``store.GAME_COLUMNS``) of a run of ``deck``."""
+    deal(row["deal"], deck=deck)
     number(row["number"])
     name(row["outcome"], "outcome")
     for field in GAME_INTS:  # the common case at once; ``whole`` says which one is wrong
@@ -160,7 +167,7 @@ CYCLE_INTS = ("period_tricks", "period_cards", "deals", "reach_states", "reach_c
               "generation", "own_mirror", "reach_depth", "fair_deals", "fair_deals_swapped")
 
 
-def cycle_row(row: dict, cards: int) -> dict:
+def cycle_row(row: dict, deck) -> dict:
     """A ``cycles`` row (any of the columns ``store.cycles`` reads)."""
     cycle(row["cycle"])
     for field in ("parent", "mirror"):
@@ -171,7 +178,7 @@ def cycle_row(row: dict, cards: int) -> dict:
         if row["example"] is not None and ":" in row["example"]:
             state(row["example"], "example", optional=False)
         else:
-            deal(row["example"], "example", cards)
+            deal(row["example"], "example", deck)
     state(row.get("state"))
     if row.get("move") is not None:
         name(row["move"], "move")

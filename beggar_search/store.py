@@ -26,6 +26,8 @@ from pathlib import Path
 
 from . import readback
 from .deck import Deck
+from .games import deck_of
+from .ranked import RankedDeck
 from .records import CATALOGUED, MET, ChunkRecord, CycleNews, CycleRecord, GameRecord
 
 try:
@@ -267,8 +269,9 @@ class Run:
     elapsed: float
 
     @property
-    def deck(self) -> Deck:
-        return Deck.parse(self.params["deck"])
+    def deck(self) -> Deck | RankedDeck:
+        """The run's deck (for Egyptian ratscrew, counts per rank)."""
+        return deck_of(self.params)
 
     @property
     def players(self) -> int:
@@ -768,8 +771,8 @@ class Store:
         rows = self.db.execute(
             "SELECT cycle, state, parent, move FROM cycles WHERE run_id = ? AND generation = ?"
             " ORDER BY state_chunk, state_position, cycle", (run_id, generation))
-        size = self.run(run_id).deck.size
-        return [self._checked(run_id, readback.cycle_row, dict(row), size) for row in rows]
+        deck = self.run(run_id).deck
+        return [self._checked(run_id, readback.cycle_row, dict(row), deck) for row in rows]
 
     def links(self, run_id: int) -> list[tuple[str, str]]:
         """A factory run's links: (cycle, known cycle that a move of its states entered)."""
@@ -797,7 +800,7 @@ class Store:
             rows = [dict(row) for row in self.db.execute(
                 "SELECT cycle, state, example FROM cycles WHERE run_id = ?", (run.id,))]
             try:
-                rows = [readback.cycle_row(row, run.deck.size) for row in rows]
+                rows = [readback.cycle_row(row, run.deck) for row in rows]
             except readback.BadValue as error:
                 self.on_warning(f"{self._unreadable(run.id, error)}; its cycles skipped")
                 continue
@@ -816,7 +819,7 @@ class Store:
             raise StoreError(f"cycle {cycle} is a cycle of Egyptian ratscrew (run {run.id}): "
                              "only Beggar-my-neighbour cycles can be searched backwards")
         row = self._checked(run.id, readback.cycle_row, {"cycle": cycle, **dict(row)},
-                            run.deck.size)
+                            run.deck)
         return row["state"] or row["example"], run.deck
 
     # reading ------------------------------------------------------------
@@ -834,13 +837,13 @@ class Store:
     def iter_games(self, run_id: int, board: str, limit: int | None = None):
         """A board's games, best first ('longest') or in the run's order ('loops'), one at a
         time (an export of millions of rows never holds them all), each checked."""
-        size = self.run(run_id).deck.size
+        deck = self.run(run_id).deck
         order = "cards DESC, chunk, position" if board == "longest" else "chunk, position"
         rows = self.db.execute(
             f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE run_id = ? AND board = ?"
             f" ORDER BY {order} LIMIT ?", (run_id, board, -1 if limit is None else limit))
         for row in rows:
-            yield self._checked(run_id, readback.game, dict(row), size)
+            yield self._checked(run_id, readback.game, dict(row), deck)
 
     def cycles(self, run_id: int) -> list[dict]:
         return list(self.iter_cycles(run_id))
@@ -851,7 +854,7 @@ class Store:
 
         ``columns``: the columns to read (SQL), by default every one ``cycles`` gives.
         """
-        size = self.run(run_id).deck.size
+        deck = self.run(run_id).deck
         columns = columns or ("cycle, period_tricks, period_cards, deals, example, found, state,"
                               f" reach_states, reach_complete, {', '.join(CATALOGUE)}")
         rows = self.db.execute(
@@ -859,7 +862,7 @@ class Store:
             " ORDER BY deals DESC, period_tricks, cycle LIMIT ?",
             (run_id, -1 if limit is None else limit))
         for row in rows:
-            yield self._checked(run_id, readback.cycle_row, dict(row), size)
+            yield self._checked(run_id, readback.cycle_row, dict(row), deck)
 
     def count_cycles(self, run_id: int) -> int:
         return self.db.execute("SELECT count(*) FROM cycles WHERE run_id = ?",

@@ -30,7 +30,7 @@ WORKERS = click.IntRange(1, 4096)
 WORKERS_PER_CORE = 4  # local worker processes beyond this many per core are refused
 
 
-MESSAGE_LIMIT = 400  # characters of an error line: a long value is cut in its middle
+MESSAGE_LIMIT = 1200  # characters of an error line; a longer one has its middle cut out
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
