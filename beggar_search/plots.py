@@ -172,11 +172,25 @@ def _spring_layout(count: int, edges: list[tuple[int, int]], steps: int = 150) -
     return position / max(position.max(), 1e-9)
 
 
+SPRING_MOST = 300  # an island of more cycles is laid out on a spiral, not by springs
+
+
+def _spiral_layout(count: int) -> np.ndarray:
+    """``count`` points spread evenly over the unit square (a sunflower spiral), in order
+    from the centre: for islands too big for springs (``SPRING_MOST``)."""
+    k = np.arange(count) + 0.5
+    radius = np.sqrt(k / count)
+    angle = k * np.pi * (3 - np.sqrt(5))
+    return 0.5 + 0.5 * np.column_stack([radius * np.cos(angle), radius * np.sin(angle)])
+
+
 def family_data(store: Store, run_id: int | None = None) -> dict:
-    """A factory run's cycles as a graph: nodes, move edges, mirror links, islands.
+    """A factory run's cycles as a graph: nodes, move edges, mirror links, kicks, islands.
 
     Each island is laid out by springs along its edges (moves that found a cycle,
-    mirrors, moves into cycles known already); islands in a grid, biggest first.
+    mirrors, moves into cycles known already), or on a spiral in the order cycles were
+    found when it holds more than ``SPRING_MOST``; islands in a grid, biggest first.  A
+    kick's edge joins two islands (kicks cross between them).
     """
     from .family import islands
 
@@ -193,8 +207,11 @@ def family_data(store: Store, run_id: int | None = None) -> dict:
     links = store.links(run.id)
     island = islands(rows, links)
     names = {r["cycle"] for r in rows}
-    pairs = {(r["parent"], r["cycle"]) for r in rows if r["parent"] in names}
-    pairs |= {(r["cycle"], r["mirror"]) for r in rows if r.get("mirror") in names}
+    kicks = {(r["parent"], r["cycle"]) for r in rows
+             if r["parent"] in names and (r["move"] or "").startswith("kick")}
+    pairs = {(r["parent"], r["cycle"]) for r in rows if r["parent"] in names} - kicks
+    mirrors = {(r["cycle"], r["mirror"]) for r in rows if r.get("mirror") in names}
+    pairs |= mirrors
     pairs |= {(a, b) for a, b in links if a in names and b in names}
     members: dict[int, list[str]] = {}
     for row in rows:
@@ -205,9 +222,12 @@ def family_data(store: Store, run_id: int | None = None) -> dict:
     for place, number in enumerate(order):
         cycles = members[number]
         index = {c: k for k, c in enumerate(cycles)}
-        local = [(index[a], index[b]) for a, b in pairs if a in index and b in index]
         scale = np.sqrt(len(cycles) / len(members[order[0]]))
-        layout = _spring_layout(len(cycles), local) * 0.8 * scale
+        if len(cycles) > SPRING_MOST:
+            layout = _spiral_layout(len(cycles)) * 0.8 * scale
+        else:
+            local = [(index[a], index[b]) for a, b in pairs if a in index and b in index]
+            layout = _spring_layout(len(cycles), local) * 0.8 * scale
         row, column = divmod(place, columns)
         for cycle, (x, y) in zip(cycles, layout, strict=True):
             at[cycle] = (column + x, -row - y)
@@ -215,9 +235,10 @@ def family_data(store: Store, run_id: int | None = None) -> dict:
               "fair_deals": r["fair_deals"] or 0, "period_tricks": r["period_tricks"],
               "period_cards": r["period_cards"], "island": island[r["cycle"]],
               "generation": r["generation"]} for r in rows]
-    edges = [{"from": a, "to": b, "kind": "mirror" if (b, a) in pairs or any(
-        r["cycle"] == a and r.get("mirror") == b for r in rows) else "move"}
-        for a, b in sorted(pairs)]
+    edges = [{"from": a, "to": b,
+              "kind": "mirror" if (b, a) in pairs or (a, b) in mirrors else "move"}
+             for a, b in sorted(pairs)]
+    edges += [{"from": a, "to": b, "kind": "kick"} for a, b in sorted(kicks)]
     return {"run": run.id, "strategy": run.strategy, "deck": run.params["deck"],
             "players": run.players, "nodes": nodes, "edges": edges,
             "islands": len(members), "fair_cycles": sum(1 for n in nodes if n["fair_deals"])}
@@ -420,20 +441,37 @@ def draw_cycles(data: dict, out: str | Path) -> Path:
 
 
 def draw_family(data: dict, out: str | Path) -> Path:
-    """Cycles as a graph: area ~ fair deals, colour = period, lines = moves and mirrors."""
+    """Cycles as a graph: area ~ fair deals, colour = period, lines = moves and mirrors,
+    dashed = kicks; cycles no fair deal reaches small and faded."""
+    from matplotlib.collections import LineCollection
+
     nodes = data["nodes"]
     at = {n["cycle"]: (n["x"], n["y"]) for n in nodes}
     figure, axes = _new_figure(10, 8)
-    for edge in data["edges"]:
-        (x0, y0), (x1, y1) = at[edge["from"]], at[edge["to"]]
-        axes.plot([x0, x1], [y0, y1], color="#aaaaaa", linewidth=0.4, zorder=1,
-                  linestyle=":" if edge["kind"] == "mirror" else "-")
+    many = len(nodes) > SPRING_MOST
+    for kind, style, colour in (("move", "-", "#aaaaaa"), ("mirror", ":", "#aaaaaa"),
+                                ("kick", "--", "#d62728")):
+        segments = [(at[e["from"]], at[e["to"]]) for e in data["edges"] if e["kind"] == kind]
+        if segments:
+            axes.add_collection(LineCollection(
+                segments, colors=colour, linestyles=style, zorder=1,
+                linewidths=0.2 if many and kind != "kick" else 0.5,
+                alpha=0.3 if many and kind != "kick" else 0.8))
     period = np.array([n["period_tricks"] for n in nodes])
     fair = np.array([n["fair_deals"] for n in nodes], dtype=float)
-    points = axes.scatter([n["x"] for n in nodes], [n["y"] for n in nodes],
-                          s=10 + 250 * np.sqrt(fair / max(fair.max(), 1)), c=period,
-                          cmap="viridis", edgecolors=np.where(fair > 0, "#222222", "white"),
-                          linewidths=0.5, zorder=3)
+    reached = fair > 0
+    norm = (period.min(), max(period.max(), period.min() + 1))
+    points = None
+    x = np.array([n["x"] for n in nodes])
+    y = np.array([n["y"] for n in nodes])
+    for chosen, size, alpha in ((~reached, np.full(len(nodes), 2.0 if many else 10.0), 0.35),
+                                (reached, 20 + 250 * np.sqrt(fair / max(fair.max(), 1)), 1.0)):
+        if chosen.any():
+            points = axes.scatter(
+                x[chosen], y[chosen],
+                s=size[chosen], c=period[chosen], cmap="viridis", vmin=norm[0], vmax=norm[1],
+                edgecolors="#222222" if alpha == 1.0 else "none", linewidths=0.5,
+                alpha=alpha, zorder=3 if alpha == 1.0 else 2)
     figure.colorbar(points, ax=axes, label="period (tricks)")
     axes.set_xticks([])
     axes.set_yticks([])
@@ -443,5 +481,5 @@ def draw_family(data: dict, out: str | Path) -> Path:
     axes.set_title(f"{len(nodes):,} cycles in {data['islands']} islands, {data['fair_cycles']} "
                    f"reached by fair deals (area: fair deals)\n({data['strategy']} run "
                    f"{data['run']}, {data['deck']} deck; lines: moves between cycles, dotted:"
-                   f" mirror images)", fontsize=11)
+                   f" mirror images, dashed red: kicks; faded: no fair deal)", fontsize=11)
     return _save(figure, out)
