@@ -86,10 +86,12 @@ class Deck:
 
     @property
     def size(self) -> int:
+        """Number of cards in the deck."""
         return sum(self.counts)
 
     @property
     def spec(self) -> str:
+        """The deck's name (``standard``, ``camicia``) or its counts, as ``--deck`` takes them."""
         for name, counts in NAMED_DECKS.items():
             if counts == self.counts:
                 return name
@@ -107,6 +109,7 @@ class Deck:
         return multinomial(self.counts)
 
     def sorted_cards(self) -> np.ndarray:
+        """The deck's cards in value order, as a ``uint8`` array."""
         return np.repeat(np.arange(N_VALUES, dtype=np.uint8), self.counts)
 
 
@@ -114,6 +117,8 @@ STANDARD = Deck(NAMED_DECKS["standard"])
 
 
 def check_players(players: int, deck: Deck) -> None:
+    """Raise ``DeckError`` unless ``players`` is 2 to ``MAX_PLAYERS`` and ``deck`` has a card for
+    each."""
     if not 2 <= players <= MAX_PLAYERS:
         raise DeckError(f"players must be 2 to {MAX_PLAYERS}, got {players}")
     if deck.size < players:
@@ -129,10 +134,12 @@ class Deal:
 
     @classmethod
     def parse(cls, text: str, deck: Deck | str | None = None) -> Deal:
+        """The deal written in ``text`` (``/`` between hands), checked against ``deck``."""
         return cls.from_hands(parse_hands(text), deck)
 
     @classmethod
     def from_hands(cls, hands, deck: Deck | str | None = None) -> Deal:
+        """The deal of ``hands`` (card values, top first), checked against ``deck``."""
         deck = deck if isinstance(deck, Deck) else Deck.parse(deck)
         deal = cls(tuple(tuple(int(c) for c in hand) for hand in hands), deck)
         deal.validate()
@@ -152,6 +159,7 @@ class Deal:
         return cls.from_hands(hands, deck)
 
     def validate(self) -> None:
+        """Raise ``DeckError`` unless the hands hold exactly the deck's cards, split evenly."""
         players = len(self.hands)
         check_players(players, self.deck)
         counts = [0] * N_VALUES
@@ -176,20 +184,25 @@ class Deal:
 
     @property
     def players(self) -> int:
+        """Number of players (hands)."""
         return len(self.hands)
 
     @property
     def sequence(self) -> tuple[int, ...]:
+        """The hands concatenated, player 1's first."""
         return tuple(c for hand in self.hands for c in hand)
 
     def __str__(self) -> str:
         return format_hands(self.hands)
 
     def rank(self) -> int:
+        """The deal's index among the orderings of its deck (the inverse of ``unrank``)."""
         return rank_sequence(self.sequence, self.deck)
 
     @classmethod
     def unrank(cls, index: int, deck: Deck | str | None = None, players: int = 2) -> Deal:
+        """The deal of index ``index`` among the orderings of ``deck``, split evenly between
+        ``players``."""
         deck = deck if isinstance(deck, Deck) else Deck.parse(deck)
         return cls.from_sequence(unrank_sequence(index, deck), players, deck)
 
@@ -210,6 +223,7 @@ def parse_hands(text: str) -> list[tuple[int, ...]]:
 
 
 def format_hands(hands) -> str:
+    """``hands`` in notation: one letter per card, top first, ``/`` between hands."""
     return "/".join("".join(LETTERS[int(c)] for c in hand) for hand in hands)
 
 
@@ -225,6 +239,7 @@ def parse_state(text: str) -> tuple[list[list[int]], int]:
 
 
 def multinomial(counts) -> int:
+    """Number of distinct orderings of a multiset with these ``counts``."""
     result = factorial(sum(counts))
     for c in counts:
         result //= factorial(c)

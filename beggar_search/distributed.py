@@ -173,6 +173,7 @@ class ClusterOptions:
 
     @property
     def enabled(self) -> bool:
+        """Whether chunks run on Dask (a scheduler or a local cluster is named)."""
         return self.scheduler is not None or self.cluster is not None
 
     def pool_factory(self, in_flight: int | None = None):
@@ -219,6 +220,7 @@ def kernels_token(name: str, params: dict) -> str:
 
 
 def chunk_key(token: str, chunk: int) -> str:
+    """The Dask key of chunk ``chunk`` of the run with ``token``."""
     return f"beggar-search-{token}-chunk-{chunk}"
 
 
@@ -323,6 +325,8 @@ class DaskPool:
         return max(1, self._threads)
 
     def submit(self, job):
+        """Send ``job`` to the cluster (tried up to ``RETRIES`` more times); its future is put
+        on ``finished`` when done."""
         future = self.client.submit(execute, job, key=chunk_key(self.token, job.chunk),
                                     pure=False, retries=RETRIES)
         future.add_done_callback(self.finished.put)
@@ -345,6 +349,7 @@ class DaskPool:
         return done, set(futures) - done
 
     def close(self) -> None:
+        """Close the client, and the local cluster if this pool started one."""
         try:
             self.client.close()
         finally:

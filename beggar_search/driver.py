@@ -109,12 +109,14 @@ class TerminalGone:
         self.stream = stream
 
     def write(self, text: str) -> int:
+        """Write ``text``; a terminal that has hung up takes it silently."""
         try:
             return self.stream.write(text)
         except OSError:
             return len(text)
 
     def flush(self) -> None:
+        """Flush the stream; a terminal that has hung up is ignored."""
         try:
             self.stream.flush()
         except OSError:
@@ -181,6 +183,7 @@ class LocalPool:
             initializer=_worker_init, initargs=(name, params, os.getpid()))
 
     def submit(self, job) -> Future:
+        """Start ``job`` on a worker; a pool broken by a dead worker gives a failed future."""
         try:
             return self.executor.submit(execute, job)
         except BrokenProcessPool as error:  # a worker died since the last wait
@@ -189,6 +192,8 @@ class LocalPool:
             return future
 
     def wait(self, futures, timeout: float):
+        """The futures finished within ``timeout``, and those pending; the pending ones fail
+        when a worker died and the executor has not noticed."""
         finished, pending = wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
         if finished or not self._a_worker_died():
             return finished, pending
@@ -237,11 +242,13 @@ class InlinePool:
             warm_up(name, params)
 
     def submit(self, job) -> Future:
+        """Queue ``job``; it runs when waited for."""
         future = Future()
         self.queue.append((future, job))
         return future
 
     def wait(self, futures, timeout: float):
+        """Run the oldest queued job here: its future (with its result or error) and the rest."""
         future, job = self.queue.pop(0)
         try:
             future.set_result(execute(job))
@@ -250,10 +257,12 @@ class InlinePool:
         return {future}, set(futures) - {future}
 
     def close(self) -> None:
+        """Nothing to close: the pool has no processes."""
         pass
 
 
 def default_workers() -> int:
+    """Number of CPU cores this process may run on."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
@@ -275,6 +284,8 @@ class Session:
     pool: object | None = None  # a pool already made (``start`` makes it before the run)
 
     def execute(self) -> dict:
+        """Play and store the run's chunks until it is done, out of time or stopped; its summary
+        (a chunk that fails or cannot be stored is a ``UserError``)."""
         run = self.run
         strategy = strategy_for(run.strategy, run.params)
         done = self.store.done_chunks(run.id)

@@ -16,6 +16,7 @@ GAMES = (BMN, ERS)
 
 
 def game_of(params: dict) -> str:
+    """The game a run's ``params`` name; ``bmn`` for runs stored before there was a second game."""
     return params.get("game") or BMN
 
 

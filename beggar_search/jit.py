@@ -74,6 +74,7 @@ class TolerantCache(FunctionCache):
     the folder, not the command's end: the kernel just compiled is used unsaved."""
 
     def save_overload(self, sig, data):
+        """Save a compiled kernel; a failure (a full disk) is said once on stderr, not raised."""
         try:
             super().save_overload(sig, data)
         except OSError as error:

@@ -73,10 +73,12 @@ class RankedDeck:
 
     @property
     def size(self) -> int:
+        """Number of cards in the deck."""
         return sum(self.counts)
 
     @property
     def spec(self) -> str:
+        """The deck's name or its rank counts, as ``--deck`` takes them."""
         for name, counts in NAMED_RANKED_DECKS.items():
             if counts == self.counts:
                 return name
@@ -87,10 +89,12 @@ class RankedDeck:
         return self.bmn_deck.split(players)
 
     def count_deals(self, players: int = 2) -> int:
+        """Number of distinct deals (orderings of the multiset; the split is fixed)."""
         self.split(players)
         return multinomial(self.counts)
 
     def sorted_cards(self) -> np.ndarray:
+        """The deck's cards in rank order, as a ``uint8`` array of rank codes."""
         return np.repeat(np.arange(N_RANKS, dtype=np.uint8), self.counts)
 
     @property
@@ -106,6 +110,7 @@ STANDARD_RANKED = RankedDeck(NAMED_RANKED_DECKS["standard"])
 
 
 def as_ranked_deck(deck: RankedDeck | str | None) -> RankedDeck:
+    """``deck`` as a ``RankedDeck``: a spec (or ``None``, the standard deck) is parsed."""
     return deck if isinstance(deck, RankedDeck) else RankedDeck.parse(deck)
 
 
@@ -118,10 +123,12 @@ class RankedDeal:
 
     @classmethod
     def parse(cls, text: str, deck: RankedDeck | str | None = None) -> RankedDeal:
+        """The ranked deal written in ``text`` (``/`` between hands), checked against ``deck``."""
         return cls.from_hands(parse_ranked_hands(text), deck)
 
     @classmethod
     def from_hands(cls, hands, deck: RankedDeck | str | None = None) -> RankedDeal:
+        """The ranked deal of ``hands`` (rank codes, top first), checked against ``deck``."""
         deal = cls(tuple(tuple(int(c) for c in hand) for hand in hands), as_ranked_deck(deck))
         deal.validate()
         return deal
@@ -129,6 +136,7 @@ class RankedDeal:
     @classmethod
     def from_sequence(cls, cards, players: int,
                       deck: RankedDeck | str | None = None) -> RankedDeal:
+        """Split a card sequence (hands concatenated) evenly between ``players``."""
         deck = as_ranked_deck(deck)
         cards = [int(c) for c in cards]
         hands, start = [], 0
@@ -140,6 +148,7 @@ class RankedDeal:
         return cls.from_hands(hands, deck)
 
     def validate(self) -> None:
+        """Raise ``DeckError`` unless the hands hold exactly the deck's cards, split evenly."""
         players = len(self.hands)
         check_players(players, self.deck.bmn_deck)
         counts = [0] * N_RANKS
@@ -160,21 +169,26 @@ class RankedDeal:
 
     @property
     def players(self) -> int:
+        """Number of players (hands)."""
         return len(self.hands)
 
     @property
     def sequence(self) -> tuple[int, ...]:
+        """The hands concatenated, player 1's first."""
         return tuple(c for hand in self.hands for c in hand)
 
     def __str__(self) -> str:
         return format_ranked_hands(self.hands)
 
     def rank(self) -> int:
+        """The deal's index among the orderings of its deck (the inverse of ``unrank``)."""
         return rank_sequence(self.sequence, self.deck)
 
     @classmethod
     def unrank(cls, index: int, deck: RankedDeck | str | None = None,
                players: int = 2) -> RankedDeal:
+        """The deal of index ``index`` among the orderings of ``deck``, split evenly between
+        ``players``."""
         deck = as_ranked_deck(deck)
         return cls.from_sequence(unrank_cards(index, deck), players, deck)
 
@@ -201,6 +215,7 @@ def parse_ranked_hands(text: str) -> list[tuple[int, ...]]:
 
 
 def format_ranked_hands(hands) -> str:
+    """``hands`` in notation: one rank character per card, top first, ``/`` between hands."""
     return "/".join("".join(RANKS[int(c)] for c in hand) for hand in hands)
 
 

@@ -43,6 +43,7 @@ class ReachResult:
     fair_deals_swapped: list[str] = field(default_factory=list)  # even split, player 2 leads
 
     def to_dict(self) -> dict:
+        """The result as a plain dict (for ``--json``)."""
         return asdict(self)
 
 

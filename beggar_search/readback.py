@@ -88,10 +88,12 @@ def state(value, field: str = "state", optional: bool = True):
 
 
 def cycle(value, field: str = "cycle", optional: bool = False):
+    """A cycle id (16 hex digits)."""
     return _match(CYCLE, value, field, optional)
 
 
 def name(value, field: str, optional: bool = False):
+    """A name beggar-search writes: a strategy, status, move or outcome."""
     return _match(NAME, value, field, optional)
 
 
@@ -191,12 +193,14 @@ def cycle_row(row: dict, deck) -> dict:
 
 
 def link(pair: tuple) -> tuple:
+    """A link between two cycles: a pair of cycle ids."""
     cycle(pair[0], "link")
     cycle(pair[1], "link")
     return pair
 
 
 def histogram_bin(pair: tuple) -> tuple:
+    """A histogram bin: a game length in cards and its count, both whole numbers."""
     whole(pair[0], "histogram length")
     whole(pair[1], "histogram count")
     return pair

@@ -41,6 +41,8 @@ class GameRecord:
     def from_row(cls, board: str, row: np.ndarray, sequence: np.ndarray, position: int,
                  number: int, split: Sequence[int],
                  notation: Callable = format_hands) -> GameRecord:
+        """The record of one game from a kernel's result ``row`` and the deal's card ``sequence``,
+        written with ``notation``."""
         result = Result.from_row(row, len(split))
         return cls(board=board, deal=_notation(sequence, split, notation), number=number,
                    position=position, outcome=result.outcome, cards=result.cards,

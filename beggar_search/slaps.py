@@ -45,6 +45,8 @@ class SlapRules:
     @classmethod
     def parse(cls, rules: str = "pair", policy: str = "none", slap_in: bool = True,
               players: int = 2, seed: int | None = None) -> SlapRules:
+        """The slap rules of ``rules`` (patterns) and ``policy`` among ``players``, keyed by the
+        run's ``seed``; anything unusable is a ``SlapError``."""
         patterns = tuple(p.strip().lower() for p in rules.split(",") if p.strip())
         unknown = [p for p in patterns if p not in PATTERNS]
         if not patterns or unknown:
@@ -86,10 +88,13 @@ class SlapRules:
 
     @property
     def rules_spec(self) -> str:
+        """The slap patterns as ``--slap-rules`` takes them: ``pair`` or ``pair,sandwich``."""
         return ",".join(self.patterns)
 
     @property
     def policy_spec(self) -> str:
+        """The slap policy as ``--slap-policy`` takes it: ``none``, ``first:P``, ``turn`` or
+        ``odds:p1,p2,...``."""
         if self.policy == "first":
             return f"first:{self.target + 1}"
         if self.policy == "odds":
@@ -98,9 +103,11 @@ class SlapRules:
 
     @property
     def deterministic(self) -> bool:
+        """Whether a deal always plays the same game (every policy but ``odds``)."""
         return self.policy != "odds"
 
     def to_params(self) -> dict:
+        """The rules as a run stores them in its parameters (``from_params`` reads them)."""
         return {"slap_rules": self.rules_spec, "slap_policy": self.policy_spec,
                 "slap_in": self.slap_in}
 

@@ -44,6 +44,7 @@ class Workload:
         return min(n_deals, Deck.parse(self.deck).count_deals(self.players))
 
     def describe(self) -> str:
+        """The workload in one line: deck, players and where the deals come from."""
         return f"{Deck.parse(self.deck).spec}, {self.players} players, {self.source} deals"
 
 
@@ -59,13 +60,16 @@ class Timing:
 
     @property
     def deals_per_second(self) -> float:
+        """Deals played per second."""
         return self.deals / self.seconds
 
     @property
     def cards_per_second(self) -> float:
+        """Cards laid per second."""
         return self.cards / self.seconds
 
     def as_dict(self) -> dict:
+        """The timing and its rates as a plain dict (for ``--json``)."""
         return {"deals": self.deals, "cards": self.cards, "seconds": self.seconds,
                 "wall_seconds": self.wall,
                 "deals_per_second": self.deals_per_second,

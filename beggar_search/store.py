@@ -235,6 +235,7 @@ class NameLock:
             return False
 
     def close(self) -> None:
+        """Release the lock (close the file); closing twice does nothing."""
         if self.descriptor is not None:
             os.close(self.descriptor)
             self.descriptor = None
@@ -275,6 +276,7 @@ class Run:
 
     @property
     def players(self) -> int:
+        """Number of players."""
         return int(self.params["players"])
 
 
@@ -556,6 +558,7 @@ class Store:
     # runs ---------------------------------------------------------------
 
     def create_run(self, strategy: str, params: dict, version: str) -> Run:
+        """A new run of ``strategy`` with ``params`` and ``version``, stored as ``running``."""
         now = time.time()
         cursor = self._patiently(lambda: self.db.execute(
             "INSERT INTO runs (strategy, params, version, status, created, updated, wins)"
@@ -595,10 +598,12 @@ class Store:
         return found
 
     def set_status(self, run_id: int, status: str) -> None:
+        """Set a run's status (``running``, ``done``, ``stopped``) and its update time."""
         self._patiently(lambda: self.db.execute(
             "UPDATE runs SET status = ?, updated = ? WHERE id = ?", (status, time.time(), run_id)))
 
     def done_chunks(self, run_id: int) -> set[int]:
+        """The numbers of a run's chunks already stored."""
         return {row[0] for row in self.db.execute(
             "SELECT chunk FROM chunks WHERE run_id = ?", (run_id,))}
 
@@ -781,6 +786,7 @@ class Store:
             (run_id,))]
 
     def move_stats(self, run_id: int) -> list[dict]:
+        """A run's tries, loops and new cycles per kind of move (a factory's), by move."""
         rows = self.db.execute("SELECT move, tries, loops, cycles FROM moves WHERE run_id = ?"
                                " ORDER BY move", (run_id,))
         return [dict(row) for row in rows]
@@ -832,6 +838,7 @@ class Store:
             raise self._unreadable(run_id, error) from None
 
     def games(self, run_id: int, board: str, limit: int | None = None) -> list[dict]:
+        """A board's games as a list (``iter_games`` one at a time)."""
         return list(self.iter_games(run_id, board, limit))
 
     def iter_games(self, run_id: int, board: str, limit: int | None = None):
@@ -846,6 +853,7 @@ class Store:
             yield self._checked(run_id, readback.game, dict(row), deck)
 
     def cycles(self, run_id: int) -> list[dict]:
+        """A run's cycles as a list, most reached first (``iter_cycles`` one at a time)."""
         return list(self.iter_cycles(run_id))
 
     def iter_cycles(self, run_id: int, limit: int | None = None,
@@ -865,10 +873,12 @@ class Store:
             yield self._checked(run_id, readback.cycle_row, dict(row), deck)
 
     def count_cycles(self, run_id: int) -> int:
+        """Number of distinct cycles a run has stored."""
         return self.db.execute("SELECT count(*) FROM cycles WHERE run_id = ?",
                                (run_id,)).fetchone()[0]
 
     def histogram(self, run_id: int) -> list[tuple[int, int]]:
+        """A run's game lengths: (cards, count) pairs, shortest first, each checked."""
         return [self._checked(run_id, readback.histogram_bin, tuple(row)) for row in
                 self.db.execute("SELECT cards, count FROM histogram WHERE run_id = ?"
                                 " ORDER BY cards", (run_id,))]

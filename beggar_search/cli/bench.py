@@ -41,6 +41,8 @@ def measure(deck: str, players: int, source: str, n_deals: int, general_deals: i
 
 
 def describe(data: dict) -> str:
+    """The benchmark ``data`` as lines for people: deals and cards per second of the fast path and
+    of the general engine, and their ratio."""
     rows = [(f"fast path ({data['fast_kernel']})", data["fast"], ""),
             ("general engine", data["general"], "")]
     if "fast_parallel" in data:
@@ -76,6 +78,8 @@ def measure_ers(deck_spec: str, players: int, n_deals: int, general_deals: int,
 
 
 def describe_ers(data: dict) -> str:
+    """The Egyptian ratscrew benchmark ``data`` as lines for people: deals and cards per second of
+    the ERS kernel and of the general engine, and their ratio."""
     lines = [f"Egyptian ratscrew, deck {data['deck']}, {data['players']} players, slaps "
              f"{data['slap_rules']} by {data['slap_policy']}, random deals, 1 worker"]
     for name, row in ((f"ers kernel ({data['slap_policy']})", data["ers"]),

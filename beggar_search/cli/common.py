@@ -52,6 +52,7 @@ class Hours(click.ParamType):
     name = "hours"
 
     def convert(self, value, param, ctx):
+        """``value`` as hours, or a usage error naming it."""
         try:
             hours = float(value)
         except (TypeError, ValueError):
@@ -76,6 +77,7 @@ def local_workers(workers: int | None) -> int:
 
 
 def deck_option(function):
+    """Give a command the ``--deck`` option (a deck spec, passed as ``deck_spec``)."""
     return click.option(
         "--deck", "deck_spec", default="standard", show_default=True, metavar="SPEC",
         help="standard, camicia, or counts such as plain=14,J=2,Q=2,K=2 (at most 64 cards).",
@@ -83,11 +85,13 @@ def deck_option(function):
 
 
 def json_option(function):
+    """Give a command the ``--json`` flag (passed as ``as_json``)."""
     return click.option("--json", "as_json", is_flag=True,
                         help="Print one JSON object per line.")(function)
 
 
 def parse_deck(spec: str) -> Deck:
+    """The deck ``spec`` names; a bad spec is a ``UserError``."""
     try:
         return Deck.parse(spec)
     except DeckError as error:
@@ -138,6 +142,8 @@ UNITS = {"hunt": "tries", "climb": "games", "factory": "tries"}
 
 
 def summary_text(summary: dict) -> str:
+    """A run's ``summary`` as lines for people: its parameters, status, deals, wins, loops and
+    caps."""
     game = ""
     if summary.get("game", "bmn") != "bmn":
         game = (f"Egyptian ratscrew, slaps {summary['slap_rules']} by "
@@ -167,4 +173,5 @@ def summary_text(summary: dict) -> str:
 
 
 def print_summary(summary: dict, as_json: bool) -> None:
+    """Print a run's ``summary``: one JSON object, or lines for people."""
     emit(summary, as_json, summary_text(summary))

@@ -32,6 +32,7 @@ class GameChoice:
 
     @property
     def ers(self) -> bool:
+        """Whether the game is Egyptian ratscrew."""
         return self.game == ERS
 
     def deck(self, spec: str) -> Deck | RankedDeck:

@@ -10,6 +10,8 @@ from .game import GameChoice, game_options
 
 
 def summary(deal: Deal, result) -> str:
+    """One played ``deal`` and its ``result`` as lines for people: outcome, length, the cycle of a
+    loop or the winner, and the final hand sizes."""
     lines = [f"deal      {deal}", f"outcome   {result.outcome}",
              f"cards     {result.cards}", f"tricks    {result.tricks}"]
     if result.outcome == "loop":

@@ -40,6 +40,7 @@ def _plots(out: str, db_path: str | None = None):
 
 
 def out_option(default: str):
+    """The ``--out`` option (the image to write), with ``default`` as its default."""
     return click.option("--out", default=default, show_default=True, metavar="FILE",
                         type=click.Path(dir_okay=False),
                         help="Image to write: .png, .svg or .pdf.")

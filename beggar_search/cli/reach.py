@@ -19,6 +19,8 @@ from .options import db_option
 
 
 def summary(source: str, result: ReachResult) -> str:
+    """A reach ``result`` from ``source`` as lines for people: the cycle, how far the search got,
+    and the fair deals that enter the cycle."""
     status = "yes" if result.complete else f"no (stopped by the {result.stopped_by} budget)"
     lines = [
         f"from      {source}",

@@ -20,11 +20,14 @@ from .options import db_option
 
 
 def run_option(function):
+    """Give a command the ``--run`` option (a run id passed as ``run_id``; ``None`` means the latest
+    run)."""
     return click.option("--run", "run_id", type=RUN_ID, default=None,
                         help="Run id [default: the latest run].")(function)
 
 
 def when(timestamp: float) -> str:
+    """``timestamp`` (seconds since the epoch) as an ISO 8601 UTC time, to the second."""
     return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).isoformat(timespec="seconds")
 
 

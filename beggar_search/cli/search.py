@@ -13,6 +13,7 @@ from .options import RunOptions, SearchOptions, run_options, search_options
 
 
 def fresh_seed() -> int:
+    """A new random seed from the system's entropy, small enough for an int64."""
     return int(np.random.SeedSequence().entropy % (1 << 63))
 
 
@@ -48,6 +49,7 @@ def search():
 
 
 def players_option(function):
+    """Give a command the ``--players`` option (2 to 8, default 2)."""
     return click.option("--players", type=click.IntRange(2, 8), default=2, show_default=True,
                         help="Number of players.")(function)
 

@@ -35,6 +35,8 @@ POW5 = np.array([5**k for k in range(CARDS_PER_WORD)], dtype=np.int64)
 
 
 def words_per_state(n_cards: int) -> int:
+    """Number of int64 words a packed state of ``n_cards`` cards takes: a header, then 27 cards a
+    word."""
     return 1 + -(-n_cards // CARDS_PER_WORD)
 
 
@@ -82,6 +84,7 @@ def unpack_state(key, flat, sizes):
 
 @kernel
 def state_hash(key):
+    """Hash of a packed state's words ``key`` (for the hash table)."""
     h = np.int64(0x2545F4914F6CDD1D)
     for word in key:
         h = (h ^ word) * MIX
@@ -195,6 +198,8 @@ class StateSet:
         self.count = 0
 
     def grow(self, at_least: int = 0) -> None:
+        """Make room for ``at_least`` states, or twice the room if that is more; the hash table
+        is rebuilt."""
         capacity = max(2 * self.keys.shape[0], at_least)
         keys = np.zeros((capacity, self.words), dtype=np.int64)
         keys[: self.count] = self.keys[: self.count]
@@ -205,6 +210,7 @@ class StateSet:
         _rebuild_table(self.keys, self.count, self.table)
 
     def add(self, hands, leader: int) -> None:
+        """Add the state of ``hands`` led by ``leader``, unless it is already in the set."""
         if 2 * (self.count + 1) > self.table.shape[0]:
             self.grow()
         flat, sizes = rules.pack_hands(hands)
@@ -214,12 +220,14 @@ class StateSet:
             self.count += 1
 
     def hands_at(self, index: int) -> tuple[list[list[int]], int]:
+        """The hands and leader (from 0) of the state stored at ``index``."""
         flat = np.zeros((self.players, CAPACITY), dtype=np.uint8)
         sizes = np.zeros(self.players, dtype=np.int64)
         leader = unpack_state(self.keys[index], flat, sizes)
         return [[int(c) for c in flat[p, : sizes[p]]] for p in range(self.players)], int(leader)
 
     def with_header(self, sizes: Sequence[int], leader: int) -> list[list[list[int]]]:
+        """The hands of every stored state with these hand ``sizes`` and ``leader``."""
         flat = np.zeros((self.players, CAPACITY), dtype=np.uint8)
         key = np.zeros(self.words, dtype=np.int64)
         pack_state(flat, np.array(sizes, dtype=np.int64), leader, key)

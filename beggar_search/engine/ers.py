@@ -97,6 +97,7 @@ class ErsScratch(NamedTuple):
 
 @kernel
 def new_scratch(players):
+    """Working space of ``play_game_with`` for ``players`` players, to allocate once per chunk."""
     return ErsScratch(new_state(players), new_state(players), new_state(players),
                       new_state(players), new_pile(), np.zeros(players, dtype=np.int64),
                       np.zeros(4, dtype=np.int64))

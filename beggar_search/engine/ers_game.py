@@ -16,6 +16,7 @@ from .rules import RESULT_LEN
 
 def as_ranked_deal(deal: RankedDeal | str | Sequence,
                    deck: RankedDeck | str | None = None) -> RankedDeal:
+    """``deal`` as a ``RankedDeal``: notation or hands of rank codes are read against ``deck``."""
     if isinstance(deal, RankedDeal):
         return deal
     if isinstance(deal, str):
@@ -51,6 +52,8 @@ class RankedTrickRecord(TrickRecord):
     slapper: int = 0
 
     def describe(self) -> str:
+        """The trick in one line: the cards laid, who took the pile (by payment or by a slap), the
+        hand sizes and any marks."""
         laid = " ".join(f"{player}:{RANKS[card]}" for player, card in self.laid)
         sizes = "/".join(map(str, self.hand_sizes))
         how = f"SLAP by player {self.slapper}, takes" if self.slapper else \

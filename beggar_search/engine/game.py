@@ -53,6 +53,7 @@ class Result:
 
     @classmethod
     def from_row(cls, row: np.ndarray, players: int) -> Result:
+        """The result in a kernel's result ``row`` of a game of ``players`` players."""
         loop = int(row[R_OUTCOME]) == rules.LOOP
         return cls(
             outcome=OUTCOMES[int(row[R_OUTCOME])],
@@ -68,6 +69,7 @@ class Result:
         )
 
     def to_dict(self) -> dict:
+        """The result as a plain dict (for ``--json``); the loop fields only for a loop."""
         data = asdict(self)
         data["hand_sizes"] = list(self.hand_sizes)
         if self.outcome != "loop":
@@ -125,6 +127,8 @@ class TrickRecord:
     marks: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
+        """The trick in one line: the cards laid, who took the pile, the hand sizes and any
+        marks."""
         laid = " ".join(f"{player}:{LETTERS[card]}" for player, card in self.laid)
         sizes = "/".join(map(str, self.hand_sizes))
         marks = "".join(f"  <- {mark}" for mark in self.marks)

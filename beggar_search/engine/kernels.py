@@ -73,6 +73,8 @@ class Kernel:
     game: str = BMN  # the game it plays (``games``); an "ers" kernel also takes the slaps
 
     def serves(self, source: str, deck: Deck, players: int, game: str = BMN) -> bool:
+        """Whether this kernel plays ``source`` deals (``random``, ``enumerate``, ``sequences``) of
+        ``game`` with this deck and number of players."""
         return (self.game == game and getattr(self, source) is not None
                 and self.fits(deck, players))
 
@@ -199,6 +201,7 @@ class Engine:
 
     @classmethod
     def for_run(cls, params: dict) -> Engine:
+        """The engine that plays a run's chunks, from its stored ``params``."""
         slaps = SlapRules.from_params(params) if game_of(params) == ERS else None
         return cls(deck_of(params), int(params["players"]),
                    int(params.get("max_tricks") or 0), random_kernel(params), slaps)

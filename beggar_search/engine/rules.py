@@ -94,24 +94,29 @@ class State:
         self.info = np.zeros(INFO_LEN, dtype=np.int64)
 
     def arrays(self) -> StateArrays:
+        """The state's kernel arrays, as a ``StateArrays`` named tuple (shared, not copied)."""
         return StateArrays(self.hands, self.head, self.size, self.hashes, self.out, self.info)
 
     @classmethod
     def from_hands(cls, hands, leader: int = 0) -> "State":
+        """The state of ``hands`` (card values, top first) with ``leader`` (from 0) to lead."""
         state = cls(len(hands))
         flat, sizes = pack_hands(hands)
         load_state(flat, sizes, leader, *state.arrays())
         return state
 
     def hand(self, player: int) -> list[int]:
+        """Player ``player``'s cards, top first."""
         size, head = int(self.size[player]), int(self.head[player])
         return [int(self.hands[player, (head + i) & RING]) for i in range(size)]
 
     def hand_list(self) -> list[list[int]]:
+        """Every player's cards, top first."""
         return [self.hand(p) for p in range(len(self.size))]
 
     @property
     def leader(self) -> int:
+        """The player (from 0) who leads the next trick."""
         return int(self.info[I_LEADER])
 
 
@@ -131,6 +136,7 @@ def pack_hands(hands):
 
 @kernel
 def push_card(hands, head, size, hashes, player, card):
+    """Put ``card`` at the bottom of ``player``'s hand, updating its rolling hash."""
     hands[player, (head[player] + size[player]) & RING] = card
     size[player] += 1
     hashes[player] = hashes[player] * HASH_BASE + (np.int64(card) + 1)
@@ -138,6 +144,7 @@ def push_card(hands, head, size, hashes, player, card):
 
 @kernel
 def pop_card(hands, head, size, hashes, player):
+    """Take the top card off ``player``'s hand (updating its rolling hash) and return it."""
     card = np.int64(hands[player, head[player]])
     hashes[player] -= (card + 1) * POWERS[size[player] - 1]
     head[player] = (head[player] + 1) & RING
@@ -183,6 +190,7 @@ def copy_state(src_hands, src_head, src_size, src_hashes, src_out, src_info,
 
 @kernel
 def state_hash(size, hashes, info):
+    """Hash of a trick-boundary state: its leader, hand sizes and hand hashes."""
     h = info[I_LEADER] * MIX + 1
     for p in range(size.shape[0]):
         h = (h ^ hashes[p]) * MIX + size[p]
@@ -295,6 +303,7 @@ def play_trick(hands, head, size, hashes, out, info, pile):
 
 @kernel
 def new_pile():
+    """Scratch for ``play_trick``'s pile: the cards laid and who laid each."""
     return np.zeros((2, CAPACITY), dtype=np.uint8)
 
 

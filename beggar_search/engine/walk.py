@@ -70,10 +70,12 @@ def seen_scratch(n: int, players: int, config: np.ndarray, states: int, fast: bo
 
 
 def new_links(room: int) -> Links:
+    """Empty ``Links`` with room for ``room`` rows."""
     return Links(np.zeros(room, dtype=np.int64), np.zeros(room, dtype=np.int64))
 
 
 def grown_links(links: Links) -> Links:
+    """``links`` with twice the room, its rows kept."""
     return Links(*(np.concatenate([a, np.zeros_like(a)]) for a in links))
 
 

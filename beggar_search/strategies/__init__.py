@@ -23,6 +23,8 @@ STRATEGIES: dict[str, type[Strategy]] = {
 
 
 def strategy_for(name: str, params: dict) -> Strategy:
+    """The strategy named ``name`` (``random``, ``enumerate``, ``climb``, ``hunt``, ``factory``) for
+    a run with ``params``."""
     return STRATEGIES[name](params)
 
 

@@ -110,10 +110,12 @@ class Strategy:
                                         notation_of(self.params))
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
+        """Play a chunk (``play``) and summarise what it recorded, with the seconds it took."""
         started = time.perf_counter()
         recorder = self.play(job, new_recorder(self.board_size, self.deck.size))
         return ChunkSummary.from_recorder(recorder, self.players, time.perf_counter() - started,
                                           top_k=self.top_k)
 
     def warm_up(self) -> None:
+        """Compile the chunk's kernels by playing chunk 0 with one deal."""
         self.run_chunk(ChunkJob(self.name, 0, 1, self.params))

@@ -82,6 +82,8 @@ class ClimbStrategy(Strategy):
 
     @classmethod
     def prepare(cls, params: dict) -> dict:
+        """The run's parameters with the random kernel, chunk size, ``extend`` and
+        ``closure_states`` filled in."""
         params = cls.with_random_kernel(params, lambda kernel: (
             CLIMB_CHUNKS * kernel.chunk_size if kernel.chunk_size else cls.default_chunk))
         return {**params, "extend": _setting(params, "extend", DEFAULT_EXTEND),
@@ -100,6 +102,7 @@ class ClimbStrategy(Strategy):
         return self.chunk_size + 1 + (self.extend + 1) * self.closure_states
 
     def number(self, chunk: int, position: int) -> int:
+        """The game's number in the run (each chunk has ``span`` numbers)."""
         return chunk * self.span + position
 
     def warm_up(self) -> None:
@@ -109,6 +112,7 @@ class ClimbStrategy(Strategy):
 
     @property
     def board_size(self) -> int:
+        """Leaderboard places a chunk keeps while it plays: at least the ``extend`` it extends."""
         return max(self.top_k, self.extend)
 
     def _fair_ancestors(self, sequence: np.ndarray) -> list[tuple[int, ...]]:
@@ -125,6 +129,8 @@ class ClimbStrategy(Strategy):
         return sorted(found - own)
 
     def play(self, job: ChunkJob, recorder: Recorder) -> Recorder:
+        """Play the chunk's random deals, then the fair deals the backward search finds from the
+        longest (and, in chunk 0, from the start deal); returns ``recorder``."""
         stream = chunk_stream(self.params["seed"], job.chunk)
         recorder = self.engine.random_chunk(stream, job.deals, recorder)
         _, _, longest = batch.leaderboard(recorder)

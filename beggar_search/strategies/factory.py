@@ -174,9 +174,11 @@ class FactoryStrategy(Strategy):
 
     @property
     def total(self) -> int | None:
+        """None: the run ends when nothing new comes (no kicks left), or when stopped."""
         return None  # the run ends when nothing new comes (no kicks), or when stopped
 
     def attach(self, store, run) -> None:
+        """Keep the store and run id: later chunks are planned from the cycles stored."""
         self.store, self.run_id = store, run.id
 
     # planning (in the parent) ---------------------------------------------
@@ -190,6 +192,7 @@ class FactoryStrategy(Strategy):
         return set(chunks) <= self.store.done_chunks(self.run_id)
 
     def job(self, chunk: int, deals: int, work: dict) -> ChunkJob:
+        """A chunk of this run: number ``chunk``, ``deals`` tries, and its phase's ``work``."""
         return ChunkJob(self.name, chunk, deals, self.params, work)
 
     def generation_nodes(self, generation: int) -> list[CycleNode]:
@@ -239,6 +242,7 @@ class FactoryStrategy(Strategy):
         record_loop(batch.new_recorder(0, casella.deck.size), 0, casella)
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
+        """Play one chunk of its phase (seeding, kick or generation walk), timed."""
         clock = time.perf_counter()
         work = job.work
         if work["phase"] == "seed":

@@ -76,6 +76,8 @@ class HuntStrategy(Strategy):
                             self.deck.size, self.players)
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
+        """Perturb the seed states ``job.deals`` times; each new cycle met is searched backward and
+        its fair deals recorded as loops."""
         from ..reach import reach_state
 
         clock = time.perf_counter()

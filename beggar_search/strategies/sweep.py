@@ -20,9 +20,11 @@ class RandomStrategy(Strategy):
 
     @classmethod
     def prepare(cls, params: dict) -> dict:
+        """The run's parameters with the random kernel and its chunk size filled in."""
         return cls.with_random_kernel(params, lambda kernel: kernel.chunk_size or cls.default_chunk)
 
     def play(self, job: ChunkJob, recorder: Recorder) -> Recorder:
+        """Play the chunk's random deals, drawn from stream (seed, chunk); returns ``recorder``."""
         stream = chunk_stream(self.params["seed"], job.chunk)
         return self.engine.random_chunk(stream, job.deals, recorder)
 
@@ -33,8 +35,11 @@ class EnumerateStrategy(Strategy):
     name = "enumerate"
 
     def number(self, chunk: int, position: int) -> int:
+        """The deal's index in the deck's order: ``start`` plus its number in the run."""
         return int(self.params["start"]) + super().number(chunk, position)
 
     def play(self, job: ChunkJob, recorder: Recorder) -> Recorder:
+        """Play the chunk's deals in index order, from its first deal's index; returns
+        ``recorder``."""
         first = unrank_sequence(self.number(job.chunk, 0), self.deck)
         return self.engine.enumerate_chunk(first, job.deals, recorder)
