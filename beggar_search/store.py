@@ -774,8 +774,9 @@ class Store:
     def family(self, run_id: int, generation: int) -> list[dict]:
         """A factory run's cycles of one generation, in the order they were first met."""
         rows = self.db.execute(
-            "SELECT cycle, state, parent, move FROM cycles WHERE run_id = ? AND generation = ?"
-            " ORDER BY state_chunk, state_position, cycle", (run_id, generation))
+            "SELECT cycle, state, parent, move, state_chunk FROM cycles"
+            " WHERE run_id = ? AND generation = ? ORDER BY state_chunk, state_position, cycle",
+            (run_id, generation))
         deck = self.run(run_id).deck
         return [self._checked(run_id, readback.cycle_row, dict(row), deck) for row in rows]
 

@@ -72,6 +72,7 @@ class KickOptions:
     kick_moves: list
     kick_shift: int
     kick_tries: int
+    kick_rounds: int | None
     until_idle: float | None
 
 
@@ -128,6 +129,9 @@ def kick_options(function):
 @click.option("--kick-tries", type=click.IntRange(1, 1 << 30), default=KICK_CHUNK_TRIES,
               show_default=True,
               help=f"Kicks a kick chunk plays ({KICK_CHUNKS} chunks a round).")
+@click.option("--kick-rounds", type=click.IntRange(1, 1 << 40), default=None, metavar="N",
+              help="Stop after N kick rounds (and the walks they lead to)"
+                   " [default: no limit].")
 @click.option("--until-idle", type=Hours(), default=None,
               metavar="HOURS",
               help="With kicks: stop after this many hours without a new cycle"

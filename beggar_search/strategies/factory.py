@@ -157,6 +157,7 @@ class FactoryStrategy(Strategy):
         params.setdefault("kick_shift", perturb.DEFAULT_KICK_SHIFT)
         params.setdefault("kick_tries", KICK_CHUNK_TRIES)
         params.setdefault("until_idle", None)
+        params.setdefault("kick_rounds", None)
         if not params.get("engine"):  # the kernel the seeding's fair deals are played with
             params["engine"] = choose(Deck.parse(params["deck"]), int(params["players"]),
                                       RANDOM).name
@@ -195,12 +196,17 @@ class FactoryStrategy(Strategy):
         """A chunk of this run: number ``chunk``, ``deals`` tries, and its phase's ``work``."""
         return ChunkJob(self.name, chunk, deals, self.params, work)
 
-    def generation_nodes(self, generation: int) -> list[CycleNode]:
-        """The cycles the results file holds as met in ``generation``, first met first."""
+    def generation_nodes(self, generation: int, chunks: range) -> list[CycleNode]:
+        """The cycles the results file holds as met in ``generation`` first within
+        ``chunks`` (one step of the plan), first met first.
+
+        Reading only the step's own chunks keeps a resumed plan from seeing, too early, what
+        a later step (a seeding or kick round of the same generation) stored before a stop.
+        """
         nodes = []
         for row in self.store.family(self.run_id, generation):
-            hands, leader = parse_state(row["state"])
-            nodes.append(cycle_node(hands, leader))
+            if row["state_chunk"] in chunks:
+                nodes.append(cycle_node(*parse_state(row["state"])))
         return nodes
 
     def pack(self, frontier: list[CycleNode]) -> list[list[dict]]:
@@ -480,7 +486,7 @@ class _Plan:
                                         "generation": self.generation, "round": self.round})
         yield from self._wait(chunks)
         self.base, self.round = self.base + self.per_round, self.round + 1
-        seeded = self._new(self.factory.generation_nodes(self.generation))
+        seeded = self._new(self.factory.generation_nodes(self.generation, chunks))
         if not self.known:
             self.patience = max(self.floor, self.round + 1)
         self.idle = 0 if seeded else self.idle + 1
@@ -500,18 +506,23 @@ class _Plan:
                     yield self.factory.job(self.base + offset, sum(i["moves"] for i in items),
                                            {"phase": "walk", "generation": self.generation,
                                             "items": items, "known": known})
-            yield from self._wait(range(self.base, self.base + len(chunks)))
+            walked = range(self.base, self.base + len(chunks))
+            yield from self._wait(walked)
             self.base += len(chunks)
             self.generation += 1
-            self.frontier = self._new(self.factory.generation_nodes(self.generation))
+            self.frontier = self._new(self.factory.generation_nodes(self.generation, walked))
             if self._kicking():
                 yield from self._kicks()
 
     def _kicking(self) -> bool:
-        """Whether kick rounds go on: kicks asked for, cycles to kick, and (with
-        ``until_idle``) a new cycle met within that many hours."""
+        """Whether kick rounds go on: kicks asked for, cycles to kick, fewer rounds than
+        ``kick_rounds`` (when given), and (with ``until_idle``) a new cycle met within that
+        many hours."""
         params = self.factory.params
         if not params.get("kicks") or not self.walked:
+            return False
+        most = params.get("kick_rounds")
+        if most is not None and self.kick_round >= int(most):
             return False
         idle = params.get("until_idle")
         return idle is None or time.monotonic() - self.last_new < float(idle) * 3600
@@ -534,7 +545,7 @@ class _Plan:
         yield from self._wait(chunks)
         self.base += KICK_CHUNKS
         self.kick_round += 1
-        self.frontier += self._new(self.factory.generation_nodes(self.generation))
+        self.frontier += self._new(self.factory.generation_nodes(self.generation, chunks))
 
 
 def _representatives(nodes, known: set[str]) -> list[CycleNode]:
