@@ -51,7 +51,7 @@ import numpy as np
 
 from ..jit import inlined_kernel, kernel
 from . import batch, bitboard_multi, rules
-from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz
+from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, clear_pile, cttz, take_pile
 from .random import below_from, next_u64, shuffle
 from .rules import (
     CAPACITY,
@@ -123,16 +123,10 @@ def _step(state, limit):
         an -= paid
         pn += paid
         # B takes the pile under its hand, first laid first out
-        bpen |= (ppen << bn) & take
-        blo |= (plo << bn) & take
-        bhi |= (phi << bn) & take
-        bn += pn & take
+        bpen, blo, bhi, bn = take_pile(bpen, blo, bhi, bn, ppen, plo, phi, pn, take)
         cards += pn & take
         tricks -= take
-        ppen &= ~take
-        plo &= ~take
-        phi &= ~take
-        pn &= ~take
+        ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, take)
         emptied = take & -np.int64(an == 0)  # A paid its last card: B has won
         long_game = take & ~emptied & -np.int64(tricks >= limit)
         # the next event: A's penalty card (or running out) at once when it did not pay

@@ -30,7 +30,7 @@ stay exact.
 import numpy as np
 
 from ..jit import inlined_kernel, kernel
-from .bits import PACK, S_LONG, S_WIN1, cttz, popcount
+from .bits import PACK, S_LONG, S_WIN1, clear_pile, cttz, popcount, take_pile
 
 
 @kernel
@@ -195,28 +195,13 @@ def _step(state, limit):
         take1 = ends & -np.int64(taker == 1)
         take2 = ends & -np.int64(taker == 2)
         take3 = ends & -np.int64(taker == 3)
-        pen0 |= (ppen << n0) & take0
-        lo0 |= (plo << n0) & take0
-        hi0 |= (phi << n0) & take0
-        n0 += pn & take0
-        pen1 |= (ppen << n1) & take1
-        lo1 |= (plo << n1) & take1
-        hi1 |= (phi << n1) & take1
-        n1 += pn & take1
-        pen2 |= (ppen << n2) & take2
-        lo2 |= (plo << n2) & take2
-        hi2 |= (phi << n2) & take2
-        n2 += pn & take2
-        pen3 |= (ppen << n3) & take3
-        lo3 |= (plo << n3) & take3
-        hi3 |= (phi << n3) & take3
-        n3 += pn & take3
+        pen0, lo0, hi0, n0 = take_pile(pen0, lo0, hi0, n0, ppen, plo, phi, pn, take0)
+        pen1, lo1, hi1, n1 = take_pile(pen1, lo1, hi1, n1, ppen, plo, phi, pn, take1)
+        pen2, lo2, hi2, n2 = take_pile(pen2, lo2, hi2, n2, ppen, plo, phi, pn, take2)
+        pen3, lo3, hi3, n3 = take_pile(pen3, lo3, hi3, n3, ppen, plo, phi, pn, take3)
         cards += pn & ends
         tricks -= ends
-        ppen &= ~ends
-        plo &= ~ends
-        phi &= ~ends
-        pn &= ~ends
+        ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, ends)
         # at a trick's end every player without cards is out
         empty = ((1 & -np.int64(n0 == 0)) | (2 & -np.int64(n1 == 0))
                  | (4 & -np.int64(n2 == 0)) | (8 & -np.int64(n3 == 0)))
