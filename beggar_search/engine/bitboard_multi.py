@@ -30,7 +30,7 @@ stay exact.
 import numpy as np
 
 from ..jit import inlined_kernel, kernel
-from .bits import PACK, S_LONG, S_WIN1, clear_pile, cttz, popcount, take_pile
+from .bits import PACK, S_LONG, S_WIN1, clear_pile, cttz, drop_top, lay_on_pile, popcount, take_pile
 
 
 @kernel
@@ -162,29 +162,14 @@ def _step(state, limit):
             laid & is2)
         lay3 = ((((d_e - -np.int64(r3 < r_e)) & plain) | (paid & is3 & ~plain)) & in3) + (
             laid & is3)
-        pen0 >>= lay0
-        lo0 >>= lay0
-        hi0 >>= lay0
-        n0 -= lay0
-        pen1 >>= lay1
-        lo1 >>= lay1
-        hi1 >>= lay1
-        n1 -= lay1
-        pen2 >>= lay2
-        lo2 >>= lay2
-        hi2 >>= lay2
-        n2 -= lay2
-        pen3 >>= lay3
-        lo3 >>= lay3
-        hi3 >>= lay3
-        n3 -= lay3
+        pen0, lo0, hi0, n0 = drop_top(pen0, lo0, hi0, n0, lay0)
+        pen1, lo1, hi1, n1 = drop_top(pen1, lo1, hi1, n1, lay1)
+        pen2, lo2, hi2, n2 = drop_top(pen2, lo2, hi2, n2, lay2)
+        pen3, lo3, hi3, n3 = drop_top(pen3, lo3, hi3, n3, lay3)
         pn += (best & plain) | (paid & ~plain)
         bit_lo = (lo_e >> d_e) & 1
         bit_hi = (hi_e >> d_e) & 1
-        ppen |= laid << pn
-        plo |= (laid & bit_lo) << pn
-        phi |= (laid & bit_hi) << pn
-        pn += laid
+        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid, bit_lo, bit_hi)
         # running out: out at once; the trick ends when one player is left in (who takes
         # the pile) or the payer ran out (the last penalty card's player takes it)
         players_in &= ~((one << e) & runs_out)

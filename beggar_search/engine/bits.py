@@ -1,5 +1,5 @@
-"""Bit tricks the bitboard kernels share: count trailing zeros, a game's packed result, a
-hand taking the pile."""
+"""Bit tricks the bitboard kernels share: count trailing zeros, a game's packed result, cards
+leaving a hand, laid on the pile and taken with it."""
 
 from llvmlite import ir
 from numba import types
@@ -51,3 +51,17 @@ def take_pile(pen, lo, hi, n, ppen, plo, phi, pn, take):
 def clear_pile(ppen, plo, phi, pn, taken):
     """The pile emptied where the mask ``taken`` is all ones (-1)."""
     return ppen & ~taken, plo & ~taken, phi & ~taken, pn & ~taken
+
+
+@inlined_kernel
+def drop_top(pen, lo, hi, n, k):
+    """A hand (bit planes ``pen lo hi``, ``n`` cards) without its top ``k`` cards."""
+    return pen >> k, lo >> k, hi >> k, n - k
+
+
+@inlined_kernel
+def lay_on_pile(ppen, plo, phi, pn, laid, bit_lo, bit_hi):
+    """The pile with one penalty card (value bits ``bit_lo bit_hi``) laid on it where
+    ``laid`` is 1; unchanged where it is 0."""
+    return ppen | (laid << pn), plo | ((laid & bit_lo) << pn), phi | ((laid & bit_hi) << pn), \
+        pn + laid
