@@ -16,8 +16,10 @@ count determine the deal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import factorial
+from typing import ClassVar
 
 import numpy as np
 
@@ -42,47 +44,66 @@ class DeckError(ValueError):
     """A deck spec or a deal that does not fit its deck."""
 
 
-@dataclass(frozen=True)
-class Deck:
-    """Counts of cards per value: ``counts[v]`` cards of value ``v``."""
+class CardCounts:
+    """A deck as counts per kind of card, shared by ``Deck`` and ``ranked.RankedDeck``.
 
-    counts: tuple[int, int, int, int, int]
+    A subclass sets ``NAMED`` (named decks), ``LABELS`` (a kind's name in specs),
+    ``KIND_WORD`` (before a label in messages), ``NOUN``, ``CARD_WORD`` and ``kind_of``.
+    """
+
+    counts: tuple[int, ...]
+    NAMED: ClassVar[dict[str, tuple[int, ...]]]
+    LABELS: ClassVar[Sequence[str]]
+    KIND_WORD: ClassVar[str] = ""
+    NOUN: ClassVar[str]
+    CARD_WORD: ClassVar[str]
 
     def __post_init__(self) -> None:
-        if len(self.counts) != N_VALUES or any(c < 0 for c in self.counts):
-            raise DeckError(f"a deck needs {N_VALUES} non-negative counts, got {self.counts}")
+        if len(self.counts) != len(self.LABELS) or any(c < 0 for c in self.counts):
+            raise DeckError(
+                f"a {self.NOUN} needs {len(self.LABELS)} non-negative counts, got {self.counts}"
+            )
         if not 2 <= self.size <= MAX_CARDS:
             raise DeckError(f"a deck holds 2 to {MAX_CARDS} cards, this one has {self.size}")
 
     @classmethod
-    def parse(cls, spec: str | None) -> Deck:
-        """``standard``, ``camicia`` or counts such as ``plain=14,J=2,Q=2,K=2``."""
-        if spec is None:
-            return STANDARD
+    def of(cls, deck):
+        """``deck`` itself if it is one, else ``parse(deck)``."""
+        return deck if isinstance(deck, cls) else cls.parse(deck)
+
+    @classmethod
+    def kind_of(cls, key: str, spec: str, has_count: bool) -> int:
+        """The card kind (value or rank code) a deck spec key names; ``DeckError`` when none."""
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, spec: str | None):
+        """A named deck (``standard`` when None: ``Deck`` also knows ``camicia``) or counts
+        such as ``plain=14,J=2,Q=2,K=2`` (``Deck``) or ``9=2,T=2,J=2,Q=2,K=2,A=2`` (ranks)."""
+        return cls(cls.parse_counts("standard" if spec is None else spec))
+
+    @classmethod
+    def parse_counts(cls, spec: str) -> tuple[int, ...]:
+        """The counts of a named deck or of a spec of ``kind=count`` parts."""
         text = spec.strip()
-        if text.lower() in NAMED_DECKS:
-            return cls(NAMED_DECKS[text.lower()])
-        counts = [0] * N_VALUES
+        if text.lower() in cls.NAMED:
+            return cls.NAMED[text.lower()]
+        counts = [0] * len(cls.LABELS)
         seen = set()
         for part in text.split(","):
             key, sep, value = part.partition("=")
-            key = key.strip().lower()
-            if not sep or key not in _KIND_VALUE:
-                raise DeckError(
-                    f"unknown deck {spec!r}: use standard, camicia, or counts like "
-                    "plain=14,J=2,Q=2,K=2"
-                )
-            kind = _KIND_VALUE[key]
+            kind = cls.kind_of(key.strip(), spec, bool(sep))
+            name = cls.KIND_WORD + cls.LABELS[kind]
             if kind in seen:
-                raise DeckError(f"deck {spec!r} names {KIND_NAMES[kind]} twice")
+                raise DeckError(f"deck {spec!r} names {name} twice")
             seen.add(kind)
             try:
                 counts[kind] = int(value)
             except ValueError:
                 raise DeckError(f"deck {spec!r}: {value.strip()!r} is not a count") from None
             if counts[kind] < 0:
-                raise DeckError(f"deck {spec!r}: negative count for {KIND_NAMES[kind]}")
-        return cls(tuple(counts))
+                raise DeckError(f"deck {spec!r}: negative count for {name}")
+        return tuple(counts)
 
     @property
     def size(self) -> int:
@@ -92,16 +113,14 @@ class Deck:
     @property
     def spec(self) -> str:
         """The deck's name (``standard``, ``camicia``) or its counts, as ``--deck`` takes them."""
-        for name, counts in NAMED_DECKS.items():
+        for name, counts in self.NAMED.items():
             if counts == self.counts:
                 return name
-        return ",".join(f"{KIND_NAMES[v]}={c}" for v, c in enumerate(self.counts) if c)
+        return ",".join(f"{self.LABELS[v]}={c}" for v, c in enumerate(self.counts) if c)
 
     def split(self, players: int) -> tuple[int, ...]:
-        """Hand sizes of the even split: the first players hold one card more."""
-        check_players(players, self)
-        base, extra = divmod(self.size, players)
-        return tuple(base + (1 if p < extra else 0) for p in range(players))
+        """Hand sizes of the even split between ``players``."""
+        raise NotImplementedError
 
     def count_deals(self, players: int = 2) -> int:
         """Number of distinct deals (orderings of the multiset; the split is fixed)."""
@@ -109,14 +128,42 @@ class Deck:
         return multinomial(self.counts)
 
     def sorted_cards(self) -> np.ndarray:
-        """The deck's cards in value order, as a ``uint8`` array."""
-        return np.repeat(np.arange(N_VALUES, dtype=np.uint8), self.counts)
+        """The deck's cards in kind order, as a ``uint8`` array."""
+        return np.repeat(np.arange(len(self.LABELS), dtype=np.uint8), self.counts)
+
+
+@dataclass(frozen=True)
+class Deck(CardCounts):
+    """Counts of cards per value: ``counts[v]`` cards of value ``v``."""
+
+    counts: tuple[int, int, int, int, int]
+    NAMED = NAMED_DECKS
+    LABELS = KIND_NAMES
+    NOUN = "deck"
+    CARD_WORD = "card value"
+
+    @classmethod
+    def kind_of(cls, key: str, spec: str, has_count: bool) -> int:
+        """The card value a deck spec key (``plain``, ``J``, ...) names; ``DeckError`` when none."""
+        key = key.lower()
+        if not has_count or key not in _KIND_VALUE:
+            raise DeckError(
+                f"unknown deck {spec!r}: use standard, camicia, or counts like "
+                "plain=14,J=2,Q=2,K=2"
+            )
+        return _KIND_VALUE[key]
+
+    def split(self, players: int) -> tuple[int, ...]:
+        """Hand sizes of the even split: the first players hold one card more."""
+        check_players(players, self)
+        base, extra = divmod(self.size, players)
+        return tuple(base + (1 if p < extra else 0) for p in range(players))
 
 
 STANDARD = Deck(NAMED_DECKS["standard"])
 
 
-def check_players(players: int, deck: Deck) -> None:
+def check_players(players: int, deck: CardCounts) -> None:
     """Raise ``DeckError`` unless ``players`` is 2 to ``MAX_PLAYERS`` and ``deck`` has a card for
     each."""
     if not 2 <= players <= MAX_PLAYERS:
@@ -126,29 +173,36 @@ def check_players(players: int, deck: Deck) -> None:
 
 
 @dataclass(frozen=True)
-class Deal:
-    """One hand per player, top card first, with the deck it is dealt from."""
+class HandsDeal:
+    """One hand per player, top card first, with its deck: shared by ``Deal`` and
+    ``ranked.RankedDeal``.  A subclass sets ``DECK`` (its deck class)."""
 
     hands: tuple[tuple[int, ...], ...]
-    deck: Deck = STANDARD
+    deck: CardCounts | None = None
+    DECK: ClassVar[type]
+    LETTERS: ClassVar[str]
+
+    NOTATION: ClassVar[tuple]  # parse_hands's codes, bad_word and use
 
     @classmethod
-    def parse(cls, text: str, deck: Deck | str | None = None) -> Deal:
+    def parse(cls, text: str, deck=None):
         """The deal written in ``text`` (``/`` between hands), checked against ``deck``."""
-        return cls.from_hands(parse_hands(text), deck)
+        return cls.from_hands(parse_hands(text, *cls.NOTATION), deck)
+
+    def __str__(self) -> str:
+        return format_hands(self.hands, self.LETTERS)
 
     @classmethod
-    def from_hands(cls, hands, deck: Deck | str | None = None) -> Deal:
-        """The deal of ``hands`` (card values, top first), checked against ``deck``."""
-        deck = deck if isinstance(deck, Deck) else Deck.parse(deck)
-        deal = cls(tuple(tuple(int(c) for c in hand) for hand in hands), deck)
+    def from_hands(cls, hands, deck=None):
+        """The deal of ``hands`` (card codes, top first), checked against ``deck``."""
+        deal = cls(tuple(tuple(int(c) for c in hand) for hand in hands), cls.DECK.of(deck))
         deal.validate()
         return deal
 
     @classmethod
-    def from_sequence(cls, cards, players: int, deck: Deck | str | None = None) -> Deal:
+    def from_sequence(cls, cards, players: int, deck=None):
         """Split a card sequence (hands concatenated) evenly between ``players``."""
-        deck = deck if isinstance(deck, Deck) else Deck.parse(deck)
+        deck = cls.DECK.of(deck)
         cards = [int(c) for c in cards]
         hands, start = [], 0
         for size in deck.split(players):
@@ -159,22 +213,24 @@ class Deal:
         return cls.from_hands(hands, deck)
 
     def validate(self) -> None:
-        """Raise ``DeckError`` unless the hands hold exactly the deck's cards, split evenly."""
+        """Raise ``DeckError`` unless 2 to ``MAX_PLAYERS`` hands hold exactly the deck's
+        cards."""
         players = len(self.hands)
         check_players(players, self.deck)
-        counts = [0] * N_VALUES
+        kinds = len(self.deck.LABELS)
+        counts = [0] * kinds
         for hand in self.hands:
             for card in hand:
-                if not 0 <= card < N_VALUES:
-                    raise DeckError(f"card value {card} is not 0-4")
+                if not 0 <= card < kinds:
+                    raise DeckError(f"{self.deck.CARD_WORD} {card} is not 0-{kinds - 1}")
                 counts[card] += 1
         if tuple(counts) != self.deck.counts:
             wrong = ", ".join(
-                f"{KIND_NAMES[v]} {counts[v]} (deck has {self.deck.counts[v]})"
-                for v in range(N_VALUES)
+                f"{self.deck.LABELS[v]} {counts[v]} (deck has {self.deck.counts[v]})"
+                for v in range(kinds)
                 if counts[v] != self.deck.counts[v]
             )
-            raise DeckError(f"deal does not match deck {self.deck.spec}: {wrong}")
+            raise DeckError(f"deal does not match {self.deck.NOUN} {self.deck.spec}: {wrong}")
         sizes = tuple(len(h) for h in self.hands)
         if sizes != self.deck.split(players):
             raise DeckError(
@@ -189,47 +245,56 @@ class Deal:
 
     @property
     def sequence(self) -> tuple[int, ...]:
-        """The hands concatenated, player 1's first."""
+        """The cards of every hand in order, hand 1 first, top card first."""
         return tuple(c for hand in self.hands for c in hand)
 
-    def __str__(self) -> str:
-        return format_hands(self.hands)
-
     def rank(self) -> int:
-        """The deal's index among the orderings of its deck (the inverse of ``unrank``)."""
+        """The deal's index among the orderings of its deck (see ``rank_sequence``)."""
         return rank_sequence(self.sequence, self.deck)
 
     @classmethod
-    def unrank(cls, index: int, deck: Deck | str | None = None, players: int = 2) -> Deal:
+    def unrank(cls, index: int, deck=None, players: int = 2):
         """The deal of index ``index`` among the orderings of ``deck``, split evenly between
         ``players``."""
-        deck = deck if isinstance(deck, Deck) else Deck.parse(deck)
+        deck = cls.DECK.of(deck)
         return cls.from_sequence(unrank_sequence(index, deck), players, deck)
 
 
-def parse_hands(text: str) -> list[tuple[int, ...]]:
-    """Hands from notation (``/`` between hands, top card first), with no deck check."""
+@dataclass(frozen=True)
+class Deal(HandsDeal):
+    """One hand per player, top card first, with the deck it is dealt from."""
+
+    deck: Deck = STANDARD
+    DECK = Deck
+    LETTERS = LETTERS
+    NOTATION = (_CHAR_VALUE, "characters", "- J Q K A or 0-4")
+
+
+def parse_hands(text: str, codes: dict[str, int] = _CHAR_VALUE, bad_word: str = "characters",
+                use: str = "- J Q K A or 0-4") -> list[tuple[int, ...]]:
+    """Hands from notation (``/`` between hands, top card first), with no deck check;
+    ``codes`` maps a letter to its card (values by default, ranks for ``ranked``)."""
     text = text.strip()
     if not text:
         raise DeckError("empty deal: write one hand per player separated by '/'")
     hands = []
     for number, hand_text in enumerate(text.split("/"), start=1):
         hand_text = hand_text.strip()
-        bad = sorted({c for c in hand_text if c not in _CHAR_VALUE})
+        bad = sorted({c for c in hand_text if c not in codes})
         if bad:
-            raise DeckError(f"hand {number} has characters {''.join(bad)!r}: use - J Q K A or 0-4")
-        hands.append(tuple(_CHAR_VALUE[c] for c in hand_text))
+            raise DeckError(f"hand {number} has {bad_word} {''.join(bad)!r}: use {use}")
+        hands.append(tuple(codes[c] for c in hand_text))
     return hands
 
 
-def format_hands(hands) -> str:
-    """``hands`` in notation: one letter per card, top first, ``/`` between hands."""
-    return "/".join("".join(LETTERS[int(c)] for c in hand) for hand in hands)
+def format_hands(hands, letters: str = LETTERS) -> str:
+    """``hands`` in notation: one letter of ``letters`` per card, top first, ``/`` between hands."""
+    return "/".join("".join(letters[int(c)] for c in hand) for hand in hands)
 
 
-def format_state(hands, leader: int) -> str:
+def format_state(hands, leader: int, letters: str = LETTERS) -> str:
     """A trick-boundary state with its leader: ``'2:--J/Q--'`` (leader from 1)."""
-    return f"{leader + 1}:{format_hands(hands)}"
+    return f"{leader + 1}:{format_hands(hands, letters)}"
 
 
 def parse_state(text: str) -> tuple[list[list[int]], int]:
@@ -239,7 +304,7 @@ def parse_state(text: str) -> tuple[list[list[int]], int]:
 
 
 def multinomial(counts) -> int:
-    """Number of distinct orderings of a multiset with these ``counts``."""
+    """The number of distinct orderings of a multiset with these ``counts``."""
     result = factorial(sum(counts))
     for c in counts:
         result //= factorial(c)

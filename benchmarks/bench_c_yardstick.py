@@ -16,7 +16,6 @@ with the load average.  Exits 2 with one line on stderr when no C compiler is fo
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -26,7 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+
 import numpy as np
+from bench_report import finish
 
 from beggar_search.deck import STANDARD
 from beggar_search.engine import baseline, bitboard, rules
@@ -123,15 +125,14 @@ def main() -> int:
         data.update(measure(binary, args.deals, args.rounds))
     data["deals"] = args.deals
     data["load_average"] = os.getloadavg()
-    data["command"] = " ".join(["python", "benchmarks/bench_c_yardstick.py"] + sys.argv[1:])
-    data["wall_seconds"] = time.time() - started
-    print(f"C card-by-card {data['c_deals_per_second'] / 1e6:.3f} M deals/s, fast path "
-          f"{data['fast_deals_per_second'] / 1e6:.3f} M deals/s: {data['ratio_best']:.2f}x "
-          f"(median of rounds {data['ratio_median']:.2f}x), load {data['load_average'][0]:.2f}")
-    if args.output:
-        with open(args.output, "w") as handle:
-            json.dump(data, handle, indent=2)
-    return 0
+    return finish(data, __file__, started, describe, args.output)
+
+
+def describe(data):
+    return (f"C card-by-card {data['c_deals_per_second'] / 1e6:.3f} M deals/s, fast path "
+            f"{data['fast_deals_per_second'] / 1e6:.3f} M deals/s: {data['ratio_best']:.2f}x "
+            f"(median of rounds {data['ratio_median']:.2f}x), load "
+            f"{data['load_average'][0]:.2f}")
 
 
 if __name__ == "__main__":

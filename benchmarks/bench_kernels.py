@@ -20,12 +20,15 @@ drawn as the fast path draws them, enumerated ones start at a random index.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
 
 import numpy as np
+from bench_report import finish
 
 from beggar_search.deck import Deck, unrank_sequence
 from beggar_search.engine import bitboard, rules
@@ -138,13 +141,7 @@ def main() -> int:
         return 1 if verify(args.verify) else 0
     started = time.time()
     data = table(args.deals, args.rounds, args.workers)
-    data["command"] = " ".join(["python", "benchmarks/bench_kernels.py"] + sys.argv[1:])
-    data["wall_seconds"] = time.time() - started
-    print(describe(data))
-    if args.output:
-        with open(args.output, "w") as handle:
-            json.dump(data, handle, indent=2)
-    return 0
+    return finish(data, __file__, started, describe, args.output)
 
 
 if __name__ == "__main__":

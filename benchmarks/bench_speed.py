@@ -20,8 +20,12 @@ import platform
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
 
 import numpy as np
+from bench_report import finish
 
 from beggar_search.deck import STANDARD
 from beggar_search.speed import Workload, time_one, time_parallel
@@ -112,12 +116,7 @@ def main() -> int:
         parser.error("give a JSON output path (or --verify N)")
     started = time.time()
     data = figures(args.deals, args.workers)
-    data["command"] = " ".join(["python", "benchmarks/bench_speed.py"] + sys.argv[1:])
-    data["wall_seconds"] = time.time() - started
-    with open(args.output, "w") as handle:
-        json.dump(data, handle, indent=2)
-    print(json.dumps(data, indent=2))
-    return 0
+    return finish(data, __file__, started, lambda d: json.dumps(d, indent=2), args.output)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import os
 import subprocess
 import sys
@@ -30,7 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+
 import numpy as np
+from bench_report import finish
 
 from beggar_search.deck import Deck, unrank_sequence
 from beggar_search.engine import batch, bitboard
@@ -156,13 +158,7 @@ def main() -> int:
     if "old" in rates:
         data["speedup_new_over_old"] = rates["new"] / rates["old"]
     data["load_average"] = os.getloadavg()
-    data["command"] = " ".join(["python", "benchmarks/census_projection.py"] + sys.argv[1:])
-    data["wall_seconds"] = time.time() - started
-    print(describe(data))
-    if args.output:
-        with open(args.output, "w") as handle:
-            json.dump(data, handle, indent=2)
-    return 0
+    return finish(data, __file__, started, describe, args.output)
 
 
 if __name__ == "__main__":

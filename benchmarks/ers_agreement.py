@@ -19,9 +19,11 @@ from ers_cases import LOOP_DECK, bmn_differences, combinations, disagreements
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=10_000)
-    parser.add_argument("--bmn-deals", type=int, default=100_000)
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--deals", type=int, default=10_000,
+                        help="random deals against the oracle per combination")
+    parser.add_argument("--bmn-deals", type=int, default=100_000,
+                        help="mapped deals against the general engine per player count")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of the random deals")
     args = parser.parse_args()
     total = wrong_total = 0
     for players, policy, slap_rules, slap_in in combinations():

@@ -61,13 +61,15 @@ def _players_with_cards(hands):
     return [player for player, hand in enumerate(hands) if len(hand) > 0]
 
 
-def _play_one_trick(hands, leader):
+def play_one_trick(hands, leader, value=lambda card: card, slap=None):
     """Play one trick in place on ``hands`` (a list of deques).
 
     At the start (a trick boundary) the players still in are exactly those
     holding cards; at least two must be in.  Returns
     ``(pile_winner, cards_laid)``; the pile has already been put under the
-    winner's hand.
+    winner's hand.  ``value(card)`` is what a card owes (the card itself here;
+    ``naive_ers`` maps ranks); ``slap(pile, current, still_in)``, when given, is
+    asked after every card laid and names who takes the pile at once, or None.
     """
     player_count = len(hands)
     still_in = [len(hand) > 0 for hand in hands]
@@ -98,10 +100,15 @@ def _play_one_trick(hands, leader):
             continue
         card = hand.popleft()
         pile.append(card)
-        if card > 0:
+        if slap is not None:
+            slapper = slap(pile, current, still_in)
+            if slapper is not None:
+                pile_winner = slapper
+                break
+        if value(card) > 0:
             # A penalty card: the next player still in owes its value.
             last_penalty_layer = current
-            owed = card
+            owed = value(card)
             current = next_still_in(current)
         elif last_penalty_layer is not None:
             # A plain card paid towards the pending demand.
@@ -128,7 +135,7 @@ def trick_naive(hands, leader):
     working = [deque(hand) for hand in hands]
     if len(_players_with_cards(working)) < 2:
         raise ValueError("the game is already over: fewer than two players hold cards")
-    pile_winner, cards_laid = _play_one_trick(working, leader)
+    pile_winner, cards_laid = play_one_trick(working, leader)
     game_over = len(_players_with_cards(working)) == 1
     new_hands = [list(hand) for hand in working]
     new_leader = None if game_over else pile_winner
@@ -176,7 +183,7 @@ def play_naive(hands, leader=0, max_tricks=None):
     tricks = 0
     seen = {_state(working, leader): (0, 0)}
     while True:
-        pile_winner, cards_laid = _play_one_trick(working, leader)
+        pile_winner, cards_laid = play_one_trick(working, leader)
         cards += cards_laid
         tricks += 1
         leader = pile_winner

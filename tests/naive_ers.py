@@ -16,6 +16,8 @@ the same numbers.
 
 from collections import deque
 
+from naive import play_one_trick
+
 RANKS = "23456789TJQKA"
 VALUES = (0,) * 9 + (1, 2, 3, 4)
 MASK = (1 << 64) - 1
@@ -102,57 +104,23 @@ def choose_slapper(policy, may_slap, layer, stream):
 
 
 def play_trick(hands, leader, slaps, policy, slap_in, stream):
-    """One trick in place on ``hands`` (deques); returns (taker, cards laid, slapped)."""
-    count = len(hands)
-    still_in = [len(hand) > 0 for hand in hands]
+    """One trick in place on ``hands`` (deques); returns (taker, cards laid, slapped).
 
-    def next_still_in(player):
-        other = (player + 1) % count
-        while not still_in[other]:
-            other = (other + 1) % count
-        return other
+    Beggar-my-neighbour's trick (``naive.play_one_trick``) on rank values, with a slap
+    asked for after every card laid."""
+    slapped = []
 
-    pile = []
-    current = leader if still_in[leader] else next_still_in(leader)
-    last_penalty = None
-    owed = 0
-    slapped = False
-    while True:
-        hand = hands[current]
-        if not hand:
-            still_in[current] = False
-            if last_penalty is not None:
-                taker = last_penalty
-                break
-            left = [p for p in range(count) if still_in[p]]
-            if len(left) == 1:
-                taker = left[0]
-                break
-            current = next_still_in(current)
-            continue
-        card = hand.popleft()
-        pile.append(card)
-        if slap_pattern(pile, slaps):
-            may_slap = [True] * count if slap_in else list(still_in)
-            slapper = choose_slapper(policy, may_slap, current, stream)
-            if slapper is not None:
-                taker = slapper
-                slapped = True
-                break
-        value = VALUES[card]
-        if value > 0:
-            last_penalty = current
-            owed = value
-            current = next_still_in(current)
-        elif last_penalty is not None:
-            owed -= 1
-            if owed == 0:
-                taker = last_penalty
-                break
-        else:
-            current = next_still_in(current)
-    hands[taker].extend(pile)
-    return taker, len(pile), slapped
+    def slap(pile, current, still_in):
+        if not slap_pattern(pile, slaps):
+            return None
+        may_slap = [True] * len(hands) if slap_in else list(still_in)
+        slapper = choose_slapper(policy, may_slap, current, stream)
+        if slapper is not None:
+            slapped.append(slapper)
+        return slapper
+
+    taker, laid = play_one_trick(hands, leader, VALUES.__getitem__, slap)
+    return taker, laid, bool(slapped)
 
 
 def play_ers_naive(hands, leader=0, slaps=("pair",), policy=("none",), slap_in=False,

@@ -14,77 +14,35 @@ import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 
 import pytest
+from hostile_helpers import (
+    TINY,
+    chunks_stored,
+    command,
+    fails_in_one_line,
+    intact,
+    params,
+    two_runs,
+    wait_for,
+    workers_of,
+)
 from storeview import stored
 
 from beggar_search import driver
 from beggar_search.driver import STOP_GRACE
 from beggar_search.store import Store
 
-TINY = "plain=5,J=2,Q=1,K=1"
 PACKAGE = os.path.dirname(driver.__file__)
 LOOPING = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
-
-
-def command(*args):
-    return [sys.executable, "-m", "beggar_search", *args]
-
-
-def params(**extra):
-    return {"deck": TINY, "players": 2, "max_tricks": None, "top_k": 20, "chunk_size": 500,
-            "hours": None, **extra}
 
 
 @pytest.fixture
 def results(tmp_path):
     """A results file holding two runs."""
-    path = tmp_path / "base.sqlite"
-    with Store(path) as store:
-        for _ in range(2):
-            driver.start(store, "enumerate", params(start=0, deals=1512, seed=None), 1,
-                         quiet=True)
-    return path
-
-
-def fails_in_one_line(result):
-    assert result.returncode == 2, (result.stdout, result.stderr)
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert "Traceback" not in result.stderr and "error" in result.stderr
-    return result.stderr
-
-
-def intact(path, runs=2):
-    with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == runs
-    return stored(path)
-
-
-def wait_for(predicate, timeout=120.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def chunks_stored(db):
-    try:
-        with sqlite3.connect(db, timeout=5) as connection:
-            return connection.execute("SELECT count(*) FROM chunks").fetchone()[0]
-    except sqlite3.Error:
-        return 0
-
-
-def workers_of(pid):
-    found = subprocess.run(["pgrep", "-f", "-P", str(pid), "multiprocessing.spawn"],
-                           capture_output=True, text=True).stdout.split()
-    return [int(p) for p in found]
+    return two_runs(tmp_path)
 
 
 def status_of(db, run=1):

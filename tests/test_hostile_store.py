@@ -17,48 +17,30 @@ import sqlite3
 import subprocess
 import sys
 
+import hostile_helpers as hostile
 import pytest
+from hostile_helpers import fails_in_one_line, intact, params, search
 from storeview import stored
-from test_hostile import (
-    SWEEP,
-    TINY,
-    chunks_stored,
-    command,
-    damage,
-    fails_in_one_line,
-    intact,
-    lock,
-    params,
-    search,
-    sweep_under_way,
-    wait_for,
-)
 
 from beggar_search import driver
 from beggar_search.store import Store, StoreError
 
 
 def run_cli(*args, **kwargs):
-    return subprocess.run(command(*args), capture_output=True, text=True, timeout=300, **kwargs)
+    return subprocess.run(hostile.command(*args), capture_output=True, text=True, timeout=300,
+                          **kwargs)
 
 
 @pytest.fixture
 def results(tmp_path):
     """A results file holding two runs (as in ``test_hostile``)."""
-    path = tmp_path / "base.sqlite"
-    with Store(path) as store:
-        for _ in range(2):
-            driver.start(store, "enumerate", params(start=0, deals=1512, seed=None), 1,
-                         quiet=True)
-    return path
+    return hostile.two_runs(tmp_path)
 
 
 @pytest.fixture(scope="module")
 def whole_sweep(tmp_path_factory):
     """What the SWEEP search stores when nothing disturbs it."""
-    db = tmp_path_factory.mktemp("whole") / "whole.sqlite"
-    subprocess.run(search(*SWEEP, db=db), check=True, capture_output=True, timeout=600)
-    return stored(db)
+    return hostile.whole_sweep_of(tmp_path_factory)
 
 
 # --- 1. an output onto the results file's -wal, -shm or -journal ---------------------------
@@ -148,7 +130,7 @@ def test_a_file_put_in_place_of_the_results_file_is_left_intact(results, tmp_pat
     shutil.copy(results, backup)
     kept = stored(backup)
     db = tmp_path / "F.sqlite"
-    process = sweep_under_way(db, 2)
+    process = hostile.sweep_under_way(db, 2)
     os.replace(backup, db)
     out, err = process.communicate(timeout=300)
     if process.returncode == 0:
@@ -187,10 +169,11 @@ def test_a_second_name_of_an_open_results_file_is_refused(results, tmp_path):
 def test_two_searches_on_two_names_of_one_file_lose_nothing(tmp_path):
     """Once, both exited 0, one run was lost and the other's histogram was wrong."""
     db = tmp_path / "one.sqlite"
-    long_sweep = [*SWEEP[:3], "3000000", *SWEEP[4:]]  # some 15 s: the second comes meanwhile
+    # some 15 s: the second comes meanwhile
+    long_sweep = [*hostile.SWEEP[:3], "3000000", *hostile.SWEEP[4:]]
     process = subprocess.Popen(search(*long_sweep, db=db), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
-    wait_for(lambda: db.exists() and chunks_stored(db) >= 1, what="a chunk")
+    hostile.wait_for(lambda: db.exists() and hostile.chunks_stored(db) >= 1, what="a chunk")
     link = tmp_path / "two.sqlite"
     os.link(db, link)
     second = run_cli("search", "random", "--deals", "20000", "--workers", "1", "--quiet",
@@ -339,10 +322,10 @@ def many_rows(tmp_path_factory):
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_during_an_export_leaves_no_temporary_file(many_rows, tmp_path, sig):
     out = tmp_path / "loops.csv"
-    process = subprocess.Popen(command("export", "--db", str(many_rows), "--what", "loops",
+    process = subprocess.Popen(hostile.command("export", "--db", str(many_rows), "--what", "loops",
                                        "--out", str(out)),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wait_for(lambda: any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+    hostile.wait_for(lambda: any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
              or process.poll() is not None, timeout=60, what="the temporary file")
     if process.poll() is not None:
         pytest.skip("the export ended before the signal")
@@ -411,8 +394,8 @@ def test_one_changed_byte_in_a_runs_parameters_names_the_run_and_the_others_go_o
 @pytest.mark.slow
 def test_search_factory_goes_on_past_an_unreadable_run(results):
     tamper(results, "UPDATE runs SET params = '{\"deck\": ' WHERE id = 1")
-    done = run_cli("search", "factory", "--db", str(results), "--deck", TINY, "--workers", "1",
-                   "--quiet", "--blocks", "2-2", "--hours", "0.003")
+    done = run_cli("search", "factory", "--db", str(results), "--deck", hostile.TINY,
+                   "--workers", "1", "--quiet", "--blocks", "2-2", "--hours", "0.003")
     assert done.returncode == 0, done.stderr
     assert "run 1" in done.stderr and "Traceback" not in done.stderr
 
@@ -428,7 +411,7 @@ def test_the_damaged_file_advice_is_quoted_and_recovers_what_is_readable(tmp_pat
                      1, quiet=True)
         driver.start(store, "random", params(deals=20000, seed=3, top_k=2000), 1, quiet=True)
     first = stored(db, 1)
-    damage(db, 0.5, os.urandom(4096))
+    hostile.damage(db, 0.5, os.urandom(4096))
     before = db.read_bytes()
     message = fails_in_one_line(run_cli("runs", "--db", str(db)))
     advice = message.split("with: ", 1)[1]
@@ -468,7 +451,7 @@ def test_a_recovered_run_that_lost_chunks_is_not_resumed(results, tmp_path):
 # --- 20. BEGGAR_SEARCH_LOCK_WAIT ------------------------------------------------------------
 
 def test_a_lock_wait_of_zero_says_it_did_not_wait(results):
-    locker = lock(results, 30)
+    locker = hostile.lock(results, 30)
     try:
         done = run_cli("runs", "--db", str(results),
                        env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "0"})

@@ -125,16 +125,28 @@ def game(deal_text, deck_spec, max_tricks, out, game, seed, as_json):
     emit(summary, as_json, written)
 
 
+def run_figure_options(default_out: str):
+    """The options of a figure of one run: --db, --run, --out, --json."""
+    def apply(command):
+        for option in (json_option, out_option(default_out), run_option, db_option):
+            command = option(command)
+        return command
+    return apply
+
+
+def _run_figure(kind: str, db_path, run_id, out) -> tuple[dict, str]:
+    """Draw figure ``kind`` (``plots.{kind}_data``, ``plots.draw_{kind}``) of a run; returns
+    its data and the image written."""
+    plots = _plots(out, db_path)
+    data = _run_data(plots, getattr(plots, f"{kind}_data"), db_path, run_id)
+    return data, _draw(plots, getattr(plots, f"draw_{kind}"), data, out)
+
+
 @plot.command()
-@db_option
-@run_option
-@out_option("cycles.png")
-@json_option
+@run_figure_options("cycles.png")
 def cycles(db_path, run_id, out, as_json):
     """Each cycle a run found: its period (tricks) against the deals that reach it."""
-    plots = _plots(out, db_path)
-    data = _run_data(plots, plots.cycles_data, db_path, run_id)
-    written = _draw(plots, plots.draw_cycles, data, out)
+    data, written = _run_figure("cycles", db_path, run_id, out)
     summary = {"out": written, "run": data["run"], "deck": data["deck"],
                "deals": data["deals"], "loops": data["loops"], "cycles": len(data["cycles"]),
                "period_tricks": [int(data["period_tricks"].min()),
@@ -143,15 +155,10 @@ def cycles(db_path, run_id, out, as_json):
 
 
 @plot.command()
-@db_option
-@run_option
-@out_option("family.png")
-@json_option
+@run_figure_options("family.png")
 def family(db_path, run_id, out, as_json):
     """A factory run's cycles as a graph: size = fair deals, colour = period, lines = moves."""
-    plots = _plots(out, db_path)
-    data = _run_data(plots, plots.family_data, db_path, run_id)
-    written = _draw(plots, plots.draw_family, data, out)
+    data, written = _run_figure("family", db_path, run_id, out)
     emit({"out": written, "run": data["run"], "deck": data["deck"],
           "cycles": len(data["nodes"]), "islands": data["islands"],
           "fair_cycles": data["fair_cycles"]}, as_json, written)

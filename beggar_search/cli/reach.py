@@ -6,15 +6,7 @@ import click
 
 from ..deck import Deal, parse_state
 from ..reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
-from .common import (
-    STATES,
-    UserError,
-    deck_option,
-    emit,
-    json_option,
-    open_store,
-    parse_deck,
-)
+from .common import STATES, UserError, deck_option, emit, json_option, open_store, parse_deck
 from .options import db_option
 
 

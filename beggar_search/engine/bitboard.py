@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import inlined_kernel, kernel
-from . import batch, bitboard_multi, rules
+from . import batch, bitboard_multi, bits, rules
 from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz
 from .random import below_from, next_u64, shuffle
 from .rules import (
@@ -117,22 +117,13 @@ def _step(state, limit):
         # A pays: the plain cards before its next penalty card, or the cards owed
         take = -np.int64(a >= owed)  # paid in full: B takes the pile
         paid = min(a, owed)
-        apen >>= paid
-        alo >>= paid
-        ahi >>= paid
-        an -= paid
+        apen, alo, ahi, an = bits.drop_top(apen, alo, ahi, an, paid)
         pn += paid
         # B takes the pile under its hand, first laid first out
-        bpen |= (ppen << bn) & take
-        blo |= (plo << bn) & take
-        bhi |= (phi << bn) & take
-        bn += pn & take
+        bpen, blo, bhi, bn = bits.take_pile(bpen, blo, bhi, bn, ppen, plo, phi, pn, take)
         cards += pn & take
         tricks -= take
-        ppen &= ~take
-        plo &= ~take
-        phi &= ~take
-        pn &= ~take
+        ppen, plo, phi, pn = bits.clear_pile(ppen, plo, phi, pn, take)
         emptied = take & -np.int64(an == 0)  # A paid its last card: B has won
         long_game = take & ~emptied & -np.int64(tricks >= limit)
         # the next event: A's penalty card (or running out) at once when it did not pay
@@ -151,19 +142,10 @@ def _step(state, limit):
         laid = penalty & 1
         shift_a = k + (laid & on_a)
         shift_b = k - (on_a & take) + (laid & ~on_a)
-        apen >>= shift_a
-        alo >>= shift_a
-        ahi >>= shift_a
-        an -= shift_a
-        bpen >>= shift_b
-        blo >>= shift_b
-        bhi >>= shift_b
-        bn -= shift_b
+        apen, alo, ahi, an = bits.drop_top(apen, alo, ahi, an, shift_a)
+        bpen, blo, bhi, bn = bits.drop_top(bpen, blo, bhi, bn, shift_b)
         pn += k + k - (on_a & take)
-        ppen |= laid << pn
-        plo |= (laid & bit_lo) << pn
-        phi |= (laid & bit_hi) << pn
-        pn += laid
+        ppen, plo, phi, pn = bits.lay_on_pile(ppen, plo, phi, pn, laid, bit_lo, bit_hi)
         owed = (1 + bit_lo + 2 * bit_hi) & penalty
         # running out: the other player takes the pile and has won
         cards += pn & runs_out
@@ -290,11 +272,11 @@ def _draw_places(stream, order, kinds):
     n_cards = order.shape[0]
     n_penalty = kinds.shape[0]
     for i in range(0, n_penalty, 2):
-        bits = next_u64(stream)
-        j = i + below_from((bits >> 32) & LOW32, n_cards - i, stream)
+        word = next_u64(stream)
+        j = i + below_from((word >> 32) & LOW32, n_cards - i, stream)
         order[i], order[j] = order[j], order[i]
         if i + 1 < n_penalty:
-            j = i + 1 + below_from(bits & LOW32, n_cards - 1 - i, stream)
+            j = i + 1 + below_from(word & LOW32, n_cards - 1 - i, stream)
             order[i + 1], order[j] = order[j], order[i + 1]
     pen = np.int64(0)
     lo = np.int64(0)

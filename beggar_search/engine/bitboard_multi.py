@@ -30,7 +30,7 @@ stay exact.
 import numpy as np
 
 from ..jit import inlined_kernel, kernel
-from .bits import PACK, S_LONG, S_WIN1, cttz, popcount
+from .bits import PACK, S_LONG, S_WIN1, clear_pile, cttz, drop_top, lay_on_pile, popcount, take_pile
 
 
 @kernel
@@ -162,29 +162,14 @@ def _step(state, limit):
             laid & is2)
         lay3 = ((((d_e - -np.int64(r3 < r_e)) & plain) | (paid & is3 & ~plain)) & in3) + (
             laid & is3)
-        pen0 >>= lay0
-        lo0 >>= lay0
-        hi0 >>= lay0
-        n0 -= lay0
-        pen1 >>= lay1
-        lo1 >>= lay1
-        hi1 >>= lay1
-        n1 -= lay1
-        pen2 >>= lay2
-        lo2 >>= lay2
-        hi2 >>= lay2
-        n2 -= lay2
-        pen3 >>= lay3
-        lo3 >>= lay3
-        hi3 >>= lay3
-        n3 -= lay3
+        pen0, lo0, hi0, n0 = drop_top(pen0, lo0, hi0, n0, lay0)
+        pen1, lo1, hi1, n1 = drop_top(pen1, lo1, hi1, n1, lay1)
+        pen2, lo2, hi2, n2 = drop_top(pen2, lo2, hi2, n2, lay2)
+        pen3, lo3, hi3, n3 = drop_top(pen3, lo3, hi3, n3, lay3)
         pn += (best & plain) | (paid & ~plain)
         bit_lo = (lo_e >> d_e) & 1
         bit_hi = (hi_e >> d_e) & 1
-        ppen |= laid << pn
-        plo |= (laid & bit_lo) << pn
-        phi |= (laid & bit_hi) << pn
-        pn += laid
+        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid, bit_lo, bit_hi)
         # running out: out at once; the trick ends when one player is left in (who takes
         # the pile) or the payer ran out (the last penalty card's player takes it)
         players_in &= ~((one << e) & runs_out)
@@ -195,28 +180,13 @@ def _step(state, limit):
         take1 = ends & -np.int64(taker == 1)
         take2 = ends & -np.int64(taker == 2)
         take3 = ends & -np.int64(taker == 3)
-        pen0 |= (ppen << n0) & take0
-        lo0 |= (plo << n0) & take0
-        hi0 |= (phi << n0) & take0
-        n0 += pn & take0
-        pen1 |= (ppen << n1) & take1
-        lo1 |= (plo << n1) & take1
-        hi1 |= (phi << n1) & take1
-        n1 += pn & take1
-        pen2 |= (ppen << n2) & take2
-        lo2 |= (plo << n2) & take2
-        hi2 |= (phi << n2) & take2
-        n2 += pn & take2
-        pen3 |= (ppen << n3) & take3
-        lo3 |= (plo << n3) & take3
-        hi3 |= (phi << n3) & take3
-        n3 += pn & take3
+        pen0, lo0, hi0, n0 = take_pile(pen0, lo0, hi0, n0, ppen, plo, phi, pn, take0)
+        pen1, lo1, hi1, n1 = take_pile(pen1, lo1, hi1, n1, ppen, plo, phi, pn, take1)
+        pen2, lo2, hi2, n2 = take_pile(pen2, lo2, hi2, n2, ppen, plo, phi, pn, take2)
+        pen3, lo3, hi3, n3 = take_pile(pen3, lo3, hi3, n3, ppen, plo, phi, pn, take3)
         cards += pn & ends
         tricks -= ends
-        ppen &= ~ends
-        plo &= ~ends
-        phi &= ~ends
-        pn &= ~ends
+        ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, ends)
         # at a trick's end every player without cards is out
         empty = ((1 & -np.int64(n0 == 0)) | (2 & -np.int64(n1 == 0))
                  | (4 & -np.int64(n2 == 0)) | (8 & -np.int64(n3 == 0)))

@@ -1,8 +1,11 @@
-"""Bit tricks the bitboard kernels share: count trailing zeros, and a game's packed result."""
+"""Bit tricks the bitboard kernels share: count trailing zeros, a game's packed result, cards
+leaving a hand, laid on the pile and taken with it."""
 
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
+
+from ..jit import inlined_kernel
 
 # a game's packed result: cards | tricks << PACK | status << 2 * PACK
 PACK = 20
@@ -33,3 +36,32 @@ def popcount(typingctx, value):
         return builder.ctpop(args[0])
 
     return types.int64(types.int64), codegen
+
+
+@inlined_kernel
+def take_pile(pen, lo, hi, n, ppen, plo, phi, pn, take):
+    """A hand (bit planes ``pen lo hi``, ``n`` cards) with the pile (``ppen plo phi``,
+    ``pn`` cards) put under it, first laid first out, where the mask ``take`` is all
+    ones (-1); unchanged where it is 0.  Returns the hand's planes and size."""
+    return (pen | ((ppen << n) & take), lo | ((plo << n) & take), hi | ((phi << n) & take),
+            n + (pn & take))
+
+
+@inlined_kernel
+def clear_pile(ppen, plo, phi, pn, taken):
+    """The pile emptied where the mask ``taken`` is all ones (-1)."""
+    return ppen & ~taken, plo & ~taken, phi & ~taken, pn & ~taken
+
+
+@inlined_kernel
+def drop_top(pen, lo, hi, n, k):
+    """A hand (bit planes ``pen lo hi``, ``n`` cards) without its top ``k`` cards."""
+    return pen >> k, lo >> k, hi >> k, n - k
+
+
+@inlined_kernel
+def lay_on_pile(ppen, plo, phi, pn, laid, bit_lo, bit_hi):
+    """The pile with one penalty card (value bits ``bit_lo bit_hi``) laid on it where
+    ``laid`` is 1; unchanged where it is 0."""
+    return ppen | (laid << pn), plo | ((laid & bit_lo) << pn), phi | ((laid & bit_hi) << pn), \
+        pn + laid

@@ -27,37 +27,35 @@ from .random import next_u64, shuffle
 from .rules import (
     CAP,
     CAPACITY,
-    I_CARDS,
     I_IN,
     I_LEADER,
     I_TRICKS,
-    LOOP,
     MIX,
-    R_CARDS,
     R_CYCLE,
-    R_OUTCOME,
-    R_PERIOD_CARDS,
-    R_PERIOD_TRICKS,
-    R_PRE_CARDS,
-    R_PRE_TRICKS,
-    R_SIZES,
     R_TRICKS,
-    R_WINNER,
     RESULT_LEN,
     WIN,
     StateArrays,
+    after_card,
+    cap_winner,
     copy_state,
     deal_out,
+    drop_out,
     fingerprint,
-    load_state,
+    hold_cap,
+    lay_card,
+    load_into,
+    mix64,
     new_pile,
     new_state,
-    next_in,
-    out_mask,
-    pop_card,
-    push_card,
     same_state,
+    same_states,
     state_hash,
+    take_pile,
+    trick_start,
+    write_cap,
+    write_end,
+    write_loop_row,
 )
 
 # slap patterns (bits of F_SLAPS)
@@ -101,14 +99,6 @@ def new_scratch(players):
     return ErsScratch(new_state(players), new_state(players), new_state(players),
                       new_state(players), new_pile(), np.zeros(players, dtype=np.int64),
                       np.zeros(4, dtype=np.int64))
-
-
-@kernel
-def mix64(z):
-    """The splitmix64 finaliser (int64 arithmetic, logical shifts)."""
-    z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * np.int64(-4658895280553007687)
-    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * np.int64(-7723592293110705685)
-    return z ^ ((z >> 31) & 0x1FFFFFFFF)
 
 
 @kernel
@@ -178,10 +168,7 @@ def play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
     flags, odds = slaps
     patterns = flags[F_SLAPS]
     slapping = flags[F_POLICY] != NONE
-    current = info[I_LEADER]
-    players_in = info[I_IN]
-    players = size.shape[0]
-    gone = out_mask(out)
+    current, players_in, players, gone = trick_start(out, info)
     pile_len = 0
     owed = 0
     last_penalty = -1
@@ -189,20 +176,12 @@ def play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
     slapped = False
     while True:
         if size[current] == 0:
-            out[current] = 1
-            gone |= np.int64(1) << current
-            players_in -= 1
-            if last_penalty >= 0:
-                winner = last_penalty
+            gone, players_in, winner, current = drop_out(out, gone, current, players_in,
+                                                         last_penalty, players)
+            if winner >= 0:
                 break
-            if players_in == 1:
-                winner = next_in(gone, current, players)
-                break
-            current = next_in(gone, current, players)
             continue
-        card = pop_card(hands, head, size, hashes, current)
-        pile[0, pile_len] = card
-        pile[1, pile_len] = current
+        card = lay_card(hands, head, size, hashes, pile, pile_len, current)
         pile_len += 1
         if slapping and shows_pattern(pile, pile_len, patterns):
             slapper = choose_slapper(flags, odds, out, current, stream)
@@ -212,28 +191,11 @@ def play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
                 slapped = True
                 break
         value = card - JACK + 1 if card >= JACK else 0  # RANK_VALUE[card], without a load
-        if value > 0:
-            last_penalty = current
-            owed = value
-            current = next_in(gone, current, players)
-        elif last_penalty >= 0:
-            owed -= 1
-            if owed == 0:
-                winner = last_penalty
-                break
-        else:
-            current = next_in(gone, current, players)
-    for i in range(pile_len):
-        push_card(hands, head, size, hashes, winner, pile[0, i])
-    players_in = 0
-    for p in range(players):
-        if out[p] == 0 and size[p] == 0:
-            out[p] = 1
-        players_in += 1 - out[p]
-    info[I_LEADER] = winner
-    info[I_CARDS] += pile_len
-    info[I_TRICKS] += 1
-    info[I_IN] = players_in
+        owed, last_penalty, current, winner = after_card(value, owed, last_penalty, current,
+                                                         gone, players)
+        if winner >= 0:
+            break
+    take_pile(hands, head, size, hashes, out, info, pile, pile_len, winner)
     return winner, slapped
 
 
@@ -244,70 +206,25 @@ def _trick(state, pile, slaps, stream):
 
 
 @kernel
-def _load(flat, sizes, leader, state):
-    load_state(flat, sizes, leader, state.hands, state.head, state.size, state.hashes,
-               state.out, state.info)
-
-
-@kernel
-def _same(a, b):
-    return (state_hash(a.size, a.hashes, a.info) == state_hash(b.size, b.hashes, b.info)
-            and same_state(a.hands, a.head, a.size, a.info, b.hands, b.head, b.size, b.info))
-
-
-@kernel
 def _write_loop(flat, sizes, leader, period, slaps, scratch, result):
     """A loop of ``period`` tricks (deterministic policies): find where its cycle starts
     (Brent's second phase, replaying from the deal) and write the row."""
     a, b, pile, stream = scratch.first, scratch.later, scratch.pile, scratch.stream
-    _load(flat, sizes, leader, a)
-    _load(flat, sizes, leader, b)
+    load_into(flat, sizes, leader, a)
+    load_into(flat, sizes, leader, b)
     for _ in range(period):
         _trick(b, pile, slaps, stream)
     mu = 0
-    while not _same(a, b):
+    while not same_states(a, b):
         _trick(a, pile, slaps, stream)
         _trick(b, pile, slaps, stream)
         mu += 1
-    result[R_OUTCOME] = LOOP
-    result[R_CARDS] = b.info[I_CARDS]
-    result[R_TRICKS] = b.info[I_TRICKS]
-    result[R_WINNER] = 0
-    result[R_PRE_TRICKS] = mu
-    result[R_PRE_CARDS] = a.info[I_CARDS]
-    result[R_PERIOD_TRICKS] = period
-    result[R_PERIOD_CARDS] = b.info[I_CARDS] - a.info[I_CARDS]
-    for p in range(sizes.shape[0]):
-        result[R_SIZES + p] = a.size[p]
+    write_loop_row(mu, period, a, b, sizes.shape[0], result)
     least = fingerprint(b.size, b.hashes, b.info)
     for _ in range(period - 1):
         _trick(b, pile, slaps, stream)
         least = min(least, fingerprint(b.size, b.hashes, b.info))
     result[R_CYCLE] = least
-
-
-@kernel
-def _write_end(outcome, state, winner, result):
-    result[R_OUTCOME] = outcome
-    result[R_CARDS] = state.info[I_CARDS]
-    result[R_TRICKS] = state.info[I_TRICKS]
-    result[R_WINNER] = winner
-    for p in range(state.size.shape[0]):
-        result[R_SIZES + p] = state.size[p]
-
-
-@kernel
-def _cap_winner(size):
-    """The player holding most cards, from 1; 0 on a tie."""
-    best = -1
-    winner = 0
-    for p in range(size.shape[0]):
-        if size[p] > best:
-            best = size[p]
-            winner = p + 1
-        elif size[p] == best:
-            winner = 0
-    return winner
 
 
 @kernel
@@ -318,10 +235,10 @@ def _play_odds(state, max_tricks, slaps, pile, stream, result):
     while True:
         winner = play_trick(hands, head, size, hashes, out, info, pile, slaps, stream)[0]
         if info[I_IN] <= 1:
-            _write_end(WIN, state, winner + 1, result)
+            write_end(WIN, state, winner + 1, result)
             return
         if info[I_TRICKS] >= cap:
-            _write_end(CAP, state, _cap_winner(size), result)
+            write_end(CAP, state, cap_winner(size), result)
             return
 
 
@@ -334,7 +251,7 @@ def _period_from(state, start, pile, slaps, stream, limit):
         _trick(state, pile, slaps, stream)
         if state.info[I_IN] <= 1:
             return 0
-        if _same(state, start):
+        if same_states(state, start):
             return step
     return 0
 
@@ -346,14 +263,13 @@ def play_game_with(flat, sizes, leader, max_tricks, slaps, result, scratch):
     As ``rules.play_game_with``: a win, a loop (deterministic policies: a trick-boundary
     state met again) or the cap (``max_tricks`` > 0; under odds ``ODDS_CAP`` when 0).
     """
-    players = sizes.shape[0]
     state, saved, pile, stream = scratch.state, scratch.saved, scratch.pile, scratch.stream
     flags = slaps[0]
-    _load(flat, sizes, leader, state)
+    load_into(flat, sizes, leader, state)
     for k in range(RESULT_LEN):
         result[k] = 0
     if state.info[I_IN] <= 1:
-        _write_end(WIN, state, state.info[I_LEADER] + 1, result)
+        write_end(WIN, state, state.info[I_LEADER] + 1, result)
         return
     if flags[F_POLICY] == ODDS:
         seed_game(flags[F_KEY], flat, sizes, stream)
@@ -369,7 +285,7 @@ def play_game_with(flat, sizes, leader, max_tricks, slaps, result, scratch):
     while True:
         winner = play_trick(hands, head, size, hashes, out, info, pile, slaps, stream)[0]
         if info[I_IN] <= 1:
-            _write_end(WIN, state, winner + 1, result)
+            write_end(WIN, state, winner + 1, result)
             return
         lam += 1
         current_hash = state_hash(size, hashes, info)
@@ -378,33 +294,21 @@ def play_game_with(flat, sizes, leader, max_tricks, slaps, result, scratch):
             _write_loop(flat, sizes, leader, lam, slaps, scratch, result)
             return
         if lam == power:
-            copy_state(hands, head, size, hashes, out, info, s_hands, s_head, s_size,
-                       s_hashes, s_out, s_info)
+            copy_state(hands, head, size, hashes, out, info, s_hands, s_head, s_size, s_hashes,
+                       s_out, s_info)
             saved_hash = current_hash
             power *= 2
             lam = 0
         if max_tricks > 0 and info[I_TRICKS] >= max_tricks:
             break
     # the cap: a repeat by now means this state is on a cycle of at most max_tricks
-    cap_sizes = scratch.cap_sizes
-    for p in range(players):
-        cap_sizes[p] = size[p]
-    cap_tricks = info[I_TRICKS]
-    cap_cards = info[I_CARDS]
+    cap_tricks, cap_cards = hold_cap(state, scratch.cap_sizes)
     period = _period_from(state, saved, pile, slaps, stream, max_tricks)
     if period > 0:
         _write_loop(flat, sizes, leader, period, slaps, scratch, result)
         if result[R_TRICKS] <= max_tricks:
             return
-    for k in range(RESULT_LEN):
-        result[k] = 0
-    result[R_OUTCOME] = CAP
-    result[R_CARDS] = cap_cards
-    result[R_TRICKS] = cap_tricks
-    for p in range(players):
-        result[R_SIZES + p] = cap_sizes[p]
-    result[R_WINNER] = _cap_winner(cap_sizes)
-
+    write_cap(scratch.cap_sizes, cap_tricks, cap_cards, result)
 
 @kernel
 def play_game(flat, sizes, leader, max_tricks, slaps, result):

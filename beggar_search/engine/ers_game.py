@@ -10,7 +10,7 @@ import numpy as np
 from ..ranked import RANKS, RankedDeal, RankedDeck
 from ..slaps import SlapRules
 from . import ers, rules
-from .game import Result, TrickRecord
+from .game import Result, TrickRecord, mark_cycle
 from .rules import RESULT_LEN
 
 
@@ -87,12 +87,6 @@ def trace(deal: RankedDeal | str | Sequence, slap_rules: SlapRules | None = None
             laid=[(int(pile[1, i]) + 1, int(pile[0, i])) for i in range(laid_count)],
             taker=int(taker) + 1, hand_sizes=[int(x) for x in state.size],
             cards=int(state.info[rules.I_CARDS]), slapper=int(taker) + 1 if slapped else 0)
-        if result.outcome == "loop":
-            if number == result.preperiod_tricks:
-                record.marks.append("the cycle starts after this trick")
-            if number == result.tricks:
-                record.marks.append("state repeats: one turn of the cycle done")
         records.append(record)
-    if result.outcome == "loop" and result.preperiod_tricks == 0 and records:
-        records[0].marks.insert(0, "the cycle starts at the deal")
+    mark_cycle(records, result)
     return records, result

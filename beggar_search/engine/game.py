@@ -157,15 +157,23 @@ def trace(deal: Deal | str | Sequence, deck: Deck | str | None = None,
             hand_sizes=[int(x) for x in state.size],
             cards=int(state.info[rules.I_CARDS]),
         )
-        if result.outcome == "loop":
-            if number == result.preperiod_tricks:
-                record.marks.append("the cycle starts after this trick")
-            if number == result.tricks:
-                record.marks.append("state repeats: one turn of the cycle done")
         records.append(record)
-    if result.outcome == "loop" and result.preperiod_tricks == 0:
-        records[0].marks.insert(0, "the cycle starts at the deal")
+    mark_cycle(records, result)
     return records, result
+
+
+def mark_cycle(records, result) -> None:
+    """Mark a looping game's trace (``records`` of tricks from 1): where its cycle starts
+    and where the state repeats."""
+    if result.outcome != "loop":
+        return
+    for record in records:
+        if record.number == result.preperiod_tricks:
+            record.marks.append("the cycle starts after this trick")
+        if record.number == result.tricks:
+            record.marks.append("state repeats: one turn of the cycle done")
+    if result.preperiod_tricks == 0 and records:
+        records[0].marks.insert(0, "the cycle starts at the deal")
 
 
 def cycle_states(deal: Deal | str | Sequence, deck: Deck | str | None = None):

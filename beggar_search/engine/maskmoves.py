@@ -38,6 +38,15 @@ def _exchange(x, i, j, length):
 
 
 @kernel
+def _write(out, pen, lo, hi, first, leader):
+    out[W_PEN] = pen
+    out[W_LO] = lo
+    out[W_HI] = hi
+    out[W_FIRST] = first
+    out[W_LEADER] = leader
+
+
+@kernel
 def move_masks(state, n, index, config, counts, params, out):
     """Apply move number ``index`` (``moves`` numbering, ``counts``: ``moves.kind_counts``)
     to the state's words ``state`` into ``out``; False when it is no move.
@@ -56,11 +65,9 @@ def move_masks(state, n, index, config, counts, params, out):
         if vi == vj:
             return False
         flip = (np.int64(1) << i) | (np.int64(1) << j)
-        out[W_PEN] = pen ^ (flip * (((pen >> i) ^ (pen >> j)) & 1))
-        out[W_LO] = lo ^ (flip * (((lo >> i) ^ (lo >> j)) & 1))
-        out[W_HI] = hi ^ (flip * (((hi >> i) ^ (hi >> j)) & 1))
-        out[W_FIRST] = first
-        out[W_LEADER] = leader
+        _write(out, pen ^ (flip * (((pen >> i) ^ (pen >> j)) & 1)),
+               lo ^ (flip * (((lo >> i) ^ (lo >> j)) & 1)),
+               hi ^ (flip * (((hi >> i) ^ (hi >> j)) & 1)), first, leader)
         return True
     if kind == M_CARD or kind == M_BLOCK:
         length, start, slot = params[0], params[1], params[2]
@@ -83,31 +90,23 @@ def move_masks(state, n, index, config, counts, params, out):
             sizes1 += length
         if sizes0 < 1 or sizes1 < 1:
             return False
-        out[W_PEN] = _cut_insert(pen, start, length, place)
-        out[W_LO] = _cut_insert(lo, start, length, place)
-        out[W_HI] = _cut_insert(hi, start, length, place)
-        out[W_FIRST] = sizes0
-        out[W_LEADER] = leader
+        _write(out, _cut_insert(pen, start, length, place), _cut_insert(lo, start, length, place),
+               _cut_insert(hi, start, length, place), sizes0, leader)
     elif kind == M_LEADER:
-        out[W_PEN], out[W_LO], out[W_HI], out[W_FIRST] = pen, lo, hi, first
-        out[W_LEADER] = (leader + params[0]) % 2
+        _write(out, pen, lo, hi, first, (leader + params[0]) % 2)
     elif kind == M_SPLIT:
         cut = params[1]
         if cut <= 0 or cut >= n or cut == first:
             return False
-        out[W_PEN], out[W_LO], out[W_HI], out[W_LEADER] = pen, lo, hi, leader
-        out[W_FIRST] = cut
+        _write(out, pen, lo, hi, cut, leader)
     elif kind == M_EXCHANGE:
         length, i, j = params[0], params[1], params[2]
         mask = low_bits(length)
         if (((pen >> i) ^ (pen >> j)) & mask) == 0 and (((lo >> i) ^ (lo >> j)) & mask) == 0 \
                 and (((hi >> i) ^ (hi >> j)) & mask) == 0:
             return False
-        out[W_PEN] = _exchange(pen, i, j, length)
-        out[W_LO] = _exchange(lo, i, j, length)
-        out[W_HI] = _exchange(hi, i, j, length)
-        out[W_FIRST] = first
-        out[W_LEADER] = leader
+        _write(out, _exchange(pen, i, j, length), _exchange(lo, i, j, length),
+               _exchange(hi, i, j, length), first, leader)
     else:
         return False
     return not (out[W_PEN] == pen and out[W_LO] == lo and out[W_HI] == hi

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..deck import MAX_CARDS, MAX_PLAYERS
-from ..jit import kernel
+from ..jit import inlined_kernel, kernel
 
 CAPACITY = MAX_CARDS  # ring buffer length per hand: a power of two holding the deck
 RING = CAPACITY - 1
@@ -200,7 +200,12 @@ def state_hash(size, hashes, info):
 @kernel
 def fingerprint(size, hashes, info):
     """A well-mixed 64-bit fingerprint of a trick-boundary state (splitmix64 finaliser)."""
-    z = state_hash(size, hashes, info)
+    return mix64(state_hash(size, hashes, info))
+
+
+@kernel
+def mix64(z):
+    """The splitmix64 finaliser (int64 arithmetic, logical shifts)."""
     z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * np.int64(-4658895280553007687)
     z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * np.int64(-7723592293110705685)
     return z ^ ((z >> 31) & 0x1FFFFFFFF)
@@ -250,43 +255,76 @@ def play_trick(hands, head, size, hashes, out, info, pile):
     is scratch space (2, CAPACITY); on return ``pile[0, :n]`` holds the n cards
     of the pile as laid and ``pile[1, :n]`` who laid each.
     """
-    current = info[I_LEADER]
-    players_in = info[I_IN]
-    players = size.shape[0]
-    gone = out_mask(out)
+    current, players_in, players, gone = trick_start(out, info)
     pile_len = 0
     owed = 0
     last_penalty = -1
     winner = -1
     while True:
         if size[current] == 0:
-            # must lay a card and has none: out
-            out[current] = 1
-            gone |= np.int64(1) << current
-            players_in -= 1
-            if last_penalty >= 0:
-                winner = last_penalty
+            gone, players_in, winner, current = drop_out(out, gone, current, players_in,
+                                                         last_penalty, players)
+            if winner >= 0:
                 break
-            if players_in == 1:
-                winner = next_in(gone, current, players)
-                break
-            current = next_in(gone, current, players)
             continue
-        card = pop_card(hands, head, size, hashes, current)
-        pile[0, pile_len] = card
-        pile[1, pile_len] = current
+        card = lay_card(hands, head, size, hashes, pile, pile_len, current)
         pile_len += 1
-        if card > 0:
-            last_penalty = current
-            owed = card
-            current = next_in(gone, current, players)
-        elif last_penalty >= 0:
-            owed -= 1
-            if owed == 0:
-                winner = last_penalty
-                break
-        else:
-            current = next_in(gone, current, players)
+        owed, last_penalty, current, winner = after_card(card, owed, last_penalty, current,
+                                                         gone, players)
+        if winner >= 0:
+            break
+    take_pile(hands, head, size, hashes, out, info, pile, pile_len, winner)
+    return winner
+
+
+@inlined_kernel
+def trick_start(out, info):
+    """Who leads, how many players are in, how many play and the mask of those out."""
+    return info[I_LEADER], info[I_IN], out.shape[0], out_mask(out)
+
+
+@inlined_kernel
+def drop_out(out, gone, current, players_in, last_penalty, players):
+    """``current`` must lay a card and has none: out.  Returns the mask of players out,
+    the players still in, who takes the pile (-1: the trick goes on) and who plays next."""
+    out[current] = 1
+    gone |= np.int64(1) << current
+    players_in -= 1
+    if last_penalty >= 0:
+        return gone, players_in, last_penalty, current
+    if players_in == 1:
+        return gone, players_in, next_in(gone, current, players), current
+    return gone, players_in, np.int64(-1), next_in(gone, current, players)
+
+
+@inlined_kernel
+def lay_card(hands, head, size, hashes, pile, pile_len, current):
+    """``current`` lays their top card on the pile (at ``pile_len``); returns it."""
+    card = pop_card(hands, head, size, hashes, current)
+    pile[0, pile_len] = card
+    pile[1, pile_len] = current
+    return card
+
+
+@inlined_kernel
+def after_card(value, owed, last_penalty, current, gone, players):
+    """The count after ``current`` laid a card worth ``value`` (cards owed).  Returns the
+    cards still owed, who laid the last penalty card, who plays next and who takes the
+    pile (-1: the trick goes on)."""
+    if value > 0:
+        return value, current, next_in(gone, current, players), np.int64(-1)
+    if last_penalty >= 0:
+        owed -= 1
+        if owed == 0:
+            return owed, last_penalty, current, last_penalty
+        return owed, last_penalty, current, np.int64(-1)
+    return owed, last_penalty, next_in(gone, current, players), np.int64(-1)
+
+
+@inlined_kernel
+def take_pile(hands, head, size, hashes, out, info, pile, pile_len, winner):
+    """The end of a trick: ``winner`` takes the ``pile_len`` cards of ``pile``, players
+    with no cards left are out, and ``info`` counts the trick."""
     for i in range(pile_len):
         push_card(hands, head, size, hashes, winner, pile[0, i])
     players_in = 0
@@ -298,7 +336,6 @@ def play_trick(hands, head, size, hashes, out, info, pile):
     info[I_CARDS] += pile_len
     info[I_TRICKS] += 1
     info[I_IN] = players_in
-    return winner
 
 
 @kernel
@@ -323,7 +360,8 @@ def _trick(state, pile):
 
 
 @kernel
-def _load(flat, sizes, leader, state):
+def load_into(flat, sizes, leader, state):
+    """Load a state (``flat`` hands, ``sizes``, ``leader``) into a ``new_state`` bundle."""
     load_state(flat, sizes, leader, state.hands, state.head, state.size, state.hashes, state.out,
                state.info)
 
@@ -339,6 +377,12 @@ def _same(a, b):
 
 
 @kernel
+def same_states(a, b):
+    """Whether two states (``StateArrays``) are the same: hashes first, then the cards."""
+    return _hash(a) == _hash(b) and _same(a, b)
+
+
+@kernel
 def _copy(src, dst):
     copy_state(src.hands, src.head, src.size, src.hashes, src.out, src.info,
                dst.hands, dst.head, dst.size, dst.hashes, dst.out, dst.info)
@@ -351,11 +395,11 @@ def _cycle_start(flat, sizes, leader, period, pile, a, b):
     ``a`` and ``b`` are scratch states.  On return ``a`` is at S(mu) and ``b`` at
     S(mu + period), with their counters.
     """
-    _load(flat, sizes, leader, a)
-    _load(flat, sizes, leader, b)
+    load_into(flat, sizes, leader, a)
+    load_into(flat, sizes, leader, b)
     _advance(b, pile, period)
     mu = 0
-    while not (_hash(a) == _hash(b) and _same(a, b)):
+    while not same_states(a, b):
         _trick(a, pile)
         _trick(b, pile)
         mu += 1
@@ -383,6 +427,18 @@ def _write_loop(flat, sizes, leader, period, scratch, result):
     players = sizes.shape[0]
     a, b = scratch.first, scratch.later
     mu = _cycle_start(flat, sizes, leader, period, scratch.pile, a, b)
+    write_loop_row(mu, period, a, b, players, result)
+    least = fingerprint(b.size, b.hashes, b.info)
+    for _ in range(period - 1):
+        _trick(b, scratch.pile)
+        least = min(least, fingerprint(b.size, b.hashes, b.info))
+    result[R_CYCLE] = least
+
+
+@kernel
+def write_loop_row(mu, period, a, b, players, result):
+    """A loop's row but its cycle id: ``a`` at the cycle's first state (after ``mu``
+    tricks), ``b`` one period of ``period`` tricks later."""
     result[R_OUTCOME] = LOOP
     result[R_CARDS] = b.info[I_CARDS]
     result[R_TRICKS] = b.info[I_TRICKS]
@@ -393,11 +449,31 @@ def _write_loop(flat, sizes, leader, period, scratch, result):
     result[R_PERIOD_CARDS] = b.info[I_CARDS] - a.info[I_CARDS]
     for p in range(players):
         result[R_SIZES + p] = a.size[p]
-    least = fingerprint(b.size, b.hashes, b.info)
-    for _ in range(period - 1):
-        _trick(b, scratch.pile)
-        least = min(least, fingerprint(b.size, b.hashes, b.info))
-    result[R_CYCLE] = least
+
+
+@kernel
+def write_end(outcome, state, winner, result):
+    """A row of a game ended by ``outcome`` (a win or the cap) in ``state``."""
+    result[R_OUTCOME] = outcome
+    result[R_CARDS] = state.info[I_CARDS]
+    result[R_TRICKS] = state.info[I_TRICKS]
+    result[R_WINNER] = winner
+    for p in range(state.size.shape[0]):
+        result[R_SIZES + p] = state.size[p]
+
+
+@kernel
+def cap_winner(size):
+    """The player holding most cards, from 1; 0 on a tie."""
+    best = -1
+    winner = 0
+    for p in range(size.shape[0]):
+        if size[p] > best:
+            best = size[p]
+            winner = p + 1
+        elif size[p] == best:
+            winner = 0
+    return winner
 
 
 @kernel
@@ -433,20 +509,16 @@ def play_game_with(flat, sizes, leader, max_tricks, result, scratch):
     ``scratch`` is a ``GameScratch`` (``new_scratch``) for this many players,
     allocated once per chunk.
     """
-    players = sizes.shape[0]
     state, saved, pile = scratch.state, scratch.saved, scratch.pile
     # the hot loop works on the arrays themselves, not through the named tuples
     hands, head, size, hashes, out, info = state
-    s_hands, s_head, s_size, s_hashes, s_out, s_info = saved
     load_state(flat, sizes, leader, hands, head, size, hashes, out, info)
     for k in range(RESULT_LEN):
         result[k] = 0
     if info[I_IN] <= 1:  # nothing to play: the one player holding cards has won
-        result[R_OUTCOME] = WIN
-        result[R_WINNER] = info[I_LEADER] + 1
-        for p in range(players):
-            result[R_SIZES + p] = size[p]
+        write_end(WIN, state, info[I_LEADER] + 1, result)
         return
+    s_hands, s_head, s_size, s_hashes, s_out, s_info = saved
     copy_state(hands, head, size, hashes, out, info, s_hands, s_head, s_size, s_hashes, s_out,
                s_info)
     saved_hash = state_hash(size, hashes, info)
@@ -455,12 +527,7 @@ def play_game_with(flat, sizes, leader, max_tricks, result, scratch):
     while True:
         winner = play_trick(hands, head, size, hashes, out, info, pile)
         if info[I_IN] <= 1:
-            result[R_OUTCOME] = WIN
-            result[R_CARDS] = info[I_CARDS]
-            result[R_TRICKS] = info[I_TRICKS]
-            result[R_WINNER] = winner + 1
-            for p in range(players):
-                result[R_SIZES + p] = size[p]
+            write_end(WIN, state, winner + 1, result)
             return
         lam += 1
         current_hash = state_hash(size, hashes, info)
@@ -477,34 +544,34 @@ def play_game_with(flat, sizes, leader, max_tricks, result, scratch):
         if max_tricks > 0 and info[I_TRICKS] >= max_tricks:
             break
     # the cap: a repeat by now means this state is on a cycle of at most max_tricks
-    cap_sizes = scratch.cap_sizes
-    for p in range(players):
-        cap_sizes[p] = state.size[p]
-    cap_tricks = state.info[I_TRICKS]
-    cap_cards = state.info[I_CARDS]
+    cap_tricks, cap_cards = hold_cap(state, scratch.cap_sizes)
     period = _period_from(state, saved, pile, max_tricks)
     if period > 0:
         _write_loop(flat, sizes, leader, period, scratch, result)
         if result[R_TRICKS] <= max_tricks:
             return
+    write_cap(scratch.cap_sizes, cap_tricks, cap_cards, result)
+
+
+@kernel
+def hold_cap(state, cap_sizes):
+    """At the cap: the hand sizes into ``cap_sizes``; returns (tricks, cards) so far."""
+    for p in range(state.size.shape[0]):
+        cap_sizes[p] = state.size[p]
+    return state.info[I_TRICKS], state.info[I_CARDS]
+
+
+@kernel
+def write_cap(cap_sizes, cap_tricks, cap_cards, result):
+    """The row of a game stopped at the cap, with ``hold_cap``'s figures."""
+    for k in range(RESULT_LEN):
+        result[k] = 0
     result[R_OUTCOME] = CAP
     result[R_CARDS] = cap_cards
     result[R_TRICKS] = cap_tricks
-    result[R_PRE_TRICKS] = 0
-    result[R_PRE_CARDS] = 0
-    result[R_PERIOD_TRICKS] = 0
-    result[R_PERIOD_CARDS] = 0
-    result[R_CYCLE] = 0
-    best = -1
-    winner = 0
-    for p in range(players):
+    for p in range(cap_sizes.shape[0]):
         result[R_SIZES + p] = cap_sizes[p]
-        if cap_sizes[p] > best:
-            best = cap_sizes[p]
-            winner = p + 1
-        elif cap_sizes[p] == best:
-            winner = 0
-    result[R_WINNER] = winner
+    result[R_WINNER] = cap_winner(cap_sizes)
 
 
 @kernel
