@@ -16,7 +16,7 @@ import numpy as np
 
 from ..jit import kernel
 from . import rules
-from .closure import lookup, state_hash  # states tried: a table as closure's states
+from .closure import lookup  # the set of states tried is a table as closure's states
 from .cycles import (
     in_sorted,
     is_new_cycle,
@@ -156,25 +156,6 @@ def _state_key(sequence, sizes, leader, row):
 
 
 @kernel
-def _remember_moved(seen, used, key):
-    """``_remember`` for the fast path, whose rows hold one state's moves: the table is
-    never cleared, an entry pointing at row ``used`` or beyond (left by an earlier state)
-    counts as empty, and one pointing below is checked against the row it names."""
-    mask = seen.table.shape[0] - 1
-    slot = state_hash(key) & mask
-    while True:
-        index = seen.table[slot]
-        if index < 0 or index >= used:
-            seen.table[slot] = used
-            seen.rows[used, :] = key
-            return True
-        row = seen.rows[index]
-        if row[0] == key[0] and row[1] == key[1] and row[2] == key[2] and row[3] == key[3]:
-            return False
-        slot = (slot + 1) & mask
-
-
-@kernel
 def _remember(seen, used, row):
     """Add the state ``row`` to ``seen`` at row ``used``; False when it was there already."""
     slot, index = lookup(seen.rows, seen.table, row)
@@ -235,12 +216,13 @@ def _expand_masks(states, own_keys, config, counts, known, cursor, found, stats,
     moved = np.zeros(5, dtype=np.int64)
     key = np.zeros(4, dtype=np.int64)
     state_words(sequences[item], sizes[item, 0], leaders[item], words)
+    seen.table[:] = -1  # the states this state's moves give (a table that fits in cache)
     queued = 0
     for move in range(move_count(n, 2, config)):
         if not move_masks(words, n, move, config, counts, params, moved):
             continue
         tried_key(moved, key)
-        if not _remember_moved(seen, queued, key):
+        if not _remember(seen, queued, key):
             continue
         stats[params[3], ST_TRIES] += 1
         queued = queue_words(tried, queued, moved, move, queued)
