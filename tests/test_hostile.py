@@ -337,7 +337,7 @@ def test_a_command_waits_for_a_lock_says_so_and_gives_up_in_one_true_line(result
 
 
 def test_a_command_goes_on_once_the_lock_is_released(results):
-    locker = lock(results, 2)
+    locker = lock(results, 6)  # longer than a command takes to start on a loaded machine
     done = subprocess.run(command("runs", "--db", str(results)), capture_output=True, text=True,
                           timeout=120)
     locker.communicate()
