@@ -222,7 +222,7 @@ def family_data(store: Store, run_id: int | None = None) -> dict:
     for place, number in enumerate(order):
         cycles = members[number]
         index = {c: k for k, c in enumerate(cycles)}
-        scale = np.sqrt(len(cycles) / len(members[order[0]]))
+        scale = max(0.3, np.sqrt(len(cycles) / len(members[order[0]])))  # small ones seen
         if len(cycles) > SPRING_MOST:
             layout = _spiral_layout(len(cycles)) * 0.8 * scale
         else:
@@ -480,6 +480,6 @@ def draw_family(data: dict, out: str | Path) -> Path:
         axes.spines[side].set_visible(False)
     axes.set_title(f"{len(nodes):,} cycles in {data['islands']} islands, {data['fair_cycles']} "
                    f"reached by fair deals (area: fair deals)\n({data['strategy']} run "
-                   f"{data['run']}, {data['deck']} deck; lines: moves between cycles, dotted:"
-                   f" mirror images, dashed red: kicks; faded: no fair deal)", fontsize=11)
+                   f"{data['run']}, {data['deck']} deck) lines: moves between cycles, dotted:"
+                   f" mirror images,\ndashed red: kicks; faded: no fair deal", fontsize=11)
     return _save(figure, out)
