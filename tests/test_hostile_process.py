@@ -150,10 +150,15 @@ def test_a_port_that_is_not_a_scheduler_is_one_line_soon_and_no_run(results, beh
 def test_a_long_bench_stops_at_ctrl_c(args):
     process = subprocess.Popen(command("bench", *args), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(8)  # compiled or loaded (a loaded machine may still be compiling: then the
-    assert process.poll() is None  # Ctrl-C is answered once compiling ends)
-    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends
-    out, err = process.communicate(timeout=120)
+    try:
+        time.sleep(8)  # compiled or loaded (a loaded machine may still be compiling: then
+        assert process.poll() is None  # the Ctrl-C is answered once compiling ends)
+        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends
+        out, err = process.communicate(timeout=120)
+    finally:  # never leave a bench of 10^12 deals running behind a failed test
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
     assert process.returncode == 130, err
     assert err.strip() == "beggar-search: interrupted" and out == ""
 
@@ -424,8 +429,13 @@ def test_ctrl_c_while_the_kernels_compile_stops_the_command_and_creates_no_run(t
     deadline = time.monotonic() + 120  # compiling: the first kernels reach the empty cache
     while not any(cache.rglob("*.nbi")) and time.monotonic() < deadline:
         time.sleep(0.05)
-    os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=300)
+    try:
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
     assert process.returncode == 130, err
     assert err.strip() == "beggar-search: interrupted" and out == ""
     with sqlite3.connect(db) as connection:
