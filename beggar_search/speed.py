@@ -89,6 +89,14 @@ def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = 
     In kernel calls of ``PIECE`` deals at most: a Ctrl-C, which Python can only answer
     between two, stops a benchmark of any length within a second or so.
     """
+    with ctrl_c_deferred() as asked:  # from the first kernel call: loading one from the
+        # cache or compiling it swallows a KeyboardInterrupt raised meanwhile
+        return _play_pieces(workload, engine, chunk, n_deals, seed, asked)
+
+
+def _play_pieces(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int,
+                 asked: list) -> int:
+    """``play``'s body, inside its Ctrl-C deferral (``asked``)."""
     from .engine import baseline, batch
     from .engine.kernels import Engine
     from .engine.random import chunk_stream
@@ -101,26 +109,24 @@ def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = 
     if engine == "baseline":
         if deck != Deck.parse("standard") or players != 2 or workload.source != "random":
             raise ValueError("the baseline plays random standard deals between 2 players")
-        with ctrl_c_deferred() as asked:
-            return sum(int(baseline.random_games(stream, piece)[0])
-                       for _, piece in pieces(n_deals, asked))
+        return sum(int(baseline.random_games(stream, piece)[0])
+                   for _, piece in pieces(n_deals, asked))
     fast = Engine(deck, players) if engine == "fast" else None
-    with ctrl_c_deferred() as asked:
-        if workload.source == "random":
-            for _, piece in pieces(n_deals, asked):
-                if fast is not None:
-                    recorder = fast.random_chunk(stream, piece, recorder)
-                else:
-                    recorder = batch.random_chunk(stream, piece, deck.sorted_cards(), split, 0,
-                                                  recorder)
-        else:
-            start = enumeration_start(deck, players, seed, chunk, n_deals)
-            for offset, piece in pieces(workload.deals(n_deals), asked):
-                first = unrank_sequence(start + offset, deck)
-                if fast is not None:
-                    recorder = fast.enumerate_chunk(first, piece, recorder)
-                else:
-                    recorder = batch.enumerate_chunk(first, piece, split, 0, recorder)
+    if workload.source == "random":
+        for _, piece in pieces(n_deals, asked):
+            if fast is not None:
+                recorder = fast.random_chunk(stream, piece, recorder)
+            else:
+                recorder = batch.random_chunk(stream, piece, deck.sorted_cards(), split, 0,
+                                              recorder)
+    else:
+        start = enumeration_start(deck, players, seed, chunk, n_deals)
+        for offset, piece in pieces(workload.deals(n_deals), asked):
+            first = unrank_sequence(start + offset, deck)
+            if fast is not None:
+                recorder = fast.enumerate_chunk(first, piece, recorder)
+            else:
+                recorder = batch.enumerate_chunk(first, piece, split, 0, recorder)
     return int(recorder[0][batch.C_CARDS])
 
 
