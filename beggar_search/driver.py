@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 import multiprocessing
 import os
 import shlex
@@ -53,6 +54,7 @@ from .jit import ctrl_c_deferred
 from .store import Run, Store, StoreError
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
 
+FAMILY_EVERY = 10.0  # seconds between two readings of a factory's family for the progress line
 DEATH_UNNOTICED = 2.0  # seconds a dead worker may go unnoticed by the executor (see wait)
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the kernel sends us when our parent dies
@@ -282,6 +284,7 @@ class Session:
     quiet: bool = False
     pool_factory: type | None = None  # (workers, strategy name, params) -> pool
     pool: object | None = None  # a pool already made (``start`` makes it before the run)
+    family_read: float = -math.inf  # when the progress line last read a factory's family
 
     def execute(self) -> dict:
         """Play and store the run's chunks until it is done, out of time or stopped; its summary
@@ -429,6 +432,10 @@ class Session:
             return
         run = self.store.run(self.run.id)
         if run.strategy == "factory":
+            # reading every cycle (tens of thousands overnight) is for a person: every 10 s
+            if time.monotonic() - self.family_read < FAMILY_EVERY:
+                return
+            self.family_read = time.monotonic()
             family = family_figures(self.store, run.id)
             rate = run.deals / run.elapsed if run.elapsed > 0 else 0
             bar.set_postfix_str(f"{family['cycles']} cycles, {family['fair_cycles']} fair,"

@@ -357,8 +357,9 @@ class FactoryStrategy(Strategy):
         seen = walk.seen_scratch(n, players, self.config, len(items), self.fast)
         tried = cycles.new_tried(per_state if self.fast else 0, n, players, self.fast)
         exact = cycles.new_exact(players)
+        known = _keys(work["known"])
         while cursor[walk.X_ITEM] < len(items):
-            walk.expand(rows, own, self.config, _keys(work["known"]), cursor, found, stats,
+            walk.expand(rows, own, self.config, known, cursor, found, stats,
                          seen, links, tried, exact, self.fast)
             if cursor[walk.X_ITEM] < len(items):
                 found, links = cycles.grown(found), walk.grown_links(links)
