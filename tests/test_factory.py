@@ -13,6 +13,7 @@ from beggar_search.cli import cli, main
 from beggar_search.family import islands
 from beggar_search.store import Store
 from beggar_search.strategies import PENDING, FactoryStrategy
+from beggar_search.strategies import factory as factory_module
 from beggar_search.strategies.factory import (
     SEED_CHUNK_FAIR,
     SEED_CHUNK_TRIES,
@@ -129,6 +130,34 @@ def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks
         resumed = stopped_and_resumed(store, params)
         assert catalogue(store, resumed["run"]) == whole
     assert resumed["deals"] == one["deals"] and resumed["loops"] == one["loops"]
+
+
+def test_kick_chunks_interleaved_in_a_generation_are_deterministic(tmp_path, monkeypatch):
+    """With --kick-every, a generation of many walk chunks has kick chunks among them, each
+    kicking a sample of the walked states drawn from the run's seed: the catalogue is the
+    same on 1 and 2 workers and after a stop and a resume, and kicks meet cycles the walk
+    alone (no kicks) does not."""
+    monkeypatch.setattr(factory_module, "KICK_STATES", 40)  # the planner samples (parent)
+    params = factory_params(EIGHT, starts=[EIGHT_LOOP], chunk=400, moves=["swap"],
+                            kicks=["swaps", "mixed"], kick_tries=4000, kick_rounds=1,
+                            kick_every=3)
+    with Store(tmp_path / "a.sqlite") as store:
+        one = driver.start(store, "factory", params, 1, quiet=True)
+        whole = catalogue(store, one["run"])
+        chunks = store.db.execute("SELECT chunk, deals FROM chunks WHERE run_id = ?"
+                                  " ORDER BY chunk", (one["run"],)).fetchall()
+    kick_chunks = [chunk for chunk, deals in chunks if deals == 4000]
+    assert len(kick_chunks) > factory_module.KICK_CHUNKS  # more than the one round's
+    within = [c for c in kick_chunks if c - 1 not in kick_chunks and c + 1 not in kick_chunks]
+    assert within  # a kick chunk between two walk chunks
+    assert any(row[4] and row[4].startswith("kick") for row in whole)
+    with Store(tmp_path / "b.sqlite") as store:
+        two = driver.start(store, "factory", params, 2, quiet=True)
+        assert catalogue(store, two["run"]) == whole
+    with Store(tmp_path / "c.sqlite") as store:
+        resumed = stopped_and_resumed(store, params, chunks=5)
+        assert catalogue(store, resumed["run"]) == whole
+    assert resumed["deals"] == one["deals"]
 
 
 def test_seeding_rounds_reach_islands_that_moves_do_not_join(tmp_path):

@@ -13,6 +13,7 @@ from ..engine.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KIC
 from ..strategies.factory import (
     KICK_CHUNK_TRIES,
     KICK_CHUNKS,
+    KICK_EVERY,
     REACH_STATES,
     SEED_CHUNK_TRIES,
     SEED_ROUNDS,
@@ -73,6 +74,7 @@ class KickOptions:
     kick_shift: int
     kick_tries: int
     kick_rounds: int | None
+    kick_every: int
     until_idle: float | None
 
 
@@ -132,6 +134,11 @@ def kick_options(function):
 @click.option("--kick-rounds", type=click.IntRange(1, 1 << 40), default=None, metavar="N",
               help="Stop after N kick rounds (and the walks they lead to)"
                    " [default: no limit].")
+@click.option("--kick-every", type=click.IntRange(0, 1 << 20), default=KICK_EVERY,
+              show_default=True, metavar="N",
+              help="Within a generation, a kick chunk after every N walk chunks, so that"
+                   " kicks go on while a large island is walked (0: kicks only between"
+                   " generations and once the closure is dry).")
 @click.option("--until-idle", type=Hours(), default=None,
               metavar="HOURS",
               help="With kicks: stop after this many hours without a new cycle"

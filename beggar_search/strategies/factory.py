@@ -63,6 +63,9 @@ SEED_CHUNK_FAIR = 4 * SEED_CHUNK_TRIES
 KICK_CHUNK_TRIES = 1 << 21  # kicks a kick chunk plays
 KICK_CHUNKS = 4  # kick chunks a kick round (kinds in turn)
 KICK_FOUND = 64  # new cycles a kick chunk keeps
+KICK_EVERY = 32  # a kick chunk after every this many walk chunks of a generation
+KICK_STATES = 8192  # states a kick chunk draws its kicks from, at most (a random sample)
+KICK_SAMPLE_PART = 2  # the chunk's stream (beside its kicks' own) that draws that sample
 REACH_STATES = 5_000_000  # budget of the backward search on each cycle catalogued
 
 
@@ -158,6 +161,7 @@ class FactoryStrategy(Strategy):
         params.setdefault("kick_tries", KICK_CHUNK_TRIES)
         params.setdefault("until_idle", None)
         params.setdefault("kick_rounds", None)
+        params.setdefault("kick_every", KICK_EVERY)  # absent from older runs: no interleave
         if not params.get("engine"):  # the kernel the seeding's fair deals are played with
             params["engine"] = choose(Deck.parse(params["deck"]), int(params["players"]),
                                       RANDOM).name
@@ -433,6 +437,7 @@ class _Plan:
     patience: int = SEED_PATIENCE  # rounds in a row meeting nothing new that end seeding
     idle: int = 0  # seeding rounds in a row that met nothing new
     kick_round: int = 0
+    kicked: int = 0  # kick chunks planned so far (their kinds go in turn)
     known: set[str] = field(default_factory=set)
     walked: list[CycleNode] = field(default_factory=list)  # every cycle expanded, in order
     frontier: list[CycleNode] = field(default_factory=list)
@@ -496,24 +501,70 @@ class _Plan:
         self.frontier += seeded
 
     def _walk(self):
-        """Generations until one brings nothing new (a kick round after each, with kicks)."""
+        """Generations until one brings nothing new (a kick round after each, with kicks).
+
+        With kicks, a generation of many chunks has a kick chunk after every ``kick_every``
+        walk chunks, so that kicks go on while a large island is walked (tens of minutes a
+        generation); their cycles join the next generation with the walk's.
+        """
         while self.frontier:
             self.frontier.sort(key=lambda node: node.cycle)
             self.walked += self.frontier
-            chunks = self.factory.pack(self.frontier)
             known = sorted(self.known)
-            for offset, items in enumerate(chunks):
+            works = self._interleaved(self.factory.pack(self.frontier), known)
+            for offset, (deals, work) in enumerate(works):
                 if self.base + offset not in self.done:
-                    yield self.factory.job(self.base + offset, sum(i["moves"] for i in items),
-                                           {"phase": "walk", "generation": self.generation,
-                                            "items": items, "known": known})
-            walked = range(self.base, self.base + len(chunks))
+                    yield self.factory.job(self.base + offset, deals, work)
+            walked = range(self.base, self.base + len(works))
             yield from self._wait(walked)
-            self.base += len(chunks)
+            self.base += len(works)
             self.generation += 1
             self.frontier = self._new(self.factory.generation_nodes(self.generation, walked))
             if self._kicking():
                 yield from self._kicks()
+
+    def _interleaved(self, chunks: list[list[dict]], known: list[str]) -> list[tuple]:
+        """A generation's chunks as (tries, work) in chunk order: its walk chunks, with a kick
+        chunk after every ``kick_every`` of them while kicks go on (decided from the plan
+        alone, never the clock, so that a resumed run plans the same chunks)."""
+        params = self.factory.params
+        every = int(params.get("kick_every") or 0)
+        most = params.get("kick_rounds")
+        kicks = bool(params.get("kicks")) and every > 0 and (
+            most is None or self.kick_round < int(most))
+        works = []
+        for offset, items in enumerate(chunks):
+            works.append((sum(i["moves"] for i in items),
+                          {"phase": "walk", "generation": self.generation, "items": items,
+                           "known": known}))
+            if kicks and (offset + 1) % every == 0 and offset + 1 < len(chunks):
+                chunk = self.base + len(works)
+                works.append((int(params["kick_tries"]),
+                              self._kick_work(chunk, known, self.generation + 1)))
+        return works
+
+    def _kick_work(self, chunk: int, known: list[str], generation: int) -> dict:
+        """The work of kick chunk ``chunk``: the next kind in turn, kicking a random sample of
+        at most ``KICK_STATES`` states of the cycles expanded so far (drawn from the run's
+        seed and the chunk number); its cycles are met in ``generation``."""
+        kinds = self.factory.params["kicks"]
+        kind = kinds[self.kicked % len(kinds)]
+        self.kicked += 1
+        ends = np.cumsum([len(node.states) for node in self.walked])
+        chosen = np.arange(int(ends[-1]))
+        # runs from before kick_every kicked every state; they resume as they began
+        if "kick_every" in self.factory.params and len(chosen) > KICK_STATES:
+            sample = np.random.default_rng(np.random.SeedSequence(
+                int(self.factory.params["seed"]), spawn_key=(chunk, KICK_SAMPLE_PART)))
+            chosen = np.sort(sample.choice(len(chosen), KICK_STATES, replace=False))
+        owners = np.searchsorted(ends, chosen, side="right")
+        items = []
+        for k, owner in zip(chosen.tolist(), owners.tolist(), strict=True):
+            node = self.walked[owner]
+            items.append({"cycle": node.cycle,
+                          "state": node.states[k - (int(ends[owner - 1]) if owner else 0)]})
+        return {"phase": "kick", "kick": kind, "items": items, "known": known,
+                "generation": generation}
 
     def _kicking(self) -> bool:
         """Whether kick rounds go on: kicks asked for, cycles to kick, fewer rounds than
@@ -531,18 +582,12 @@ class _Plan:
     def _kicks(self):
         """One kick round: ``KICK_CHUNKS`` chunks, kick kinds in turn, each kicking random
         states of every cycle expanded so far; the new cycles join the next generation."""
-        params = self.factory.params
-        kinds = params["kicks"]
-        items = [{"cycle": node.cycle, "state": text} for node in self.walked
-                 for text in node.states]
         known = sorted(self.known)
         chunks = range(self.base, self.base + KICK_CHUNKS)
-        for offset, chunk in enumerate(chunks):
+        for chunk in chunks:
+            work = self._kick_work(chunk, known, self.generation)
             if chunk not in self.done:
-                kind = kinds[(self.kick_round * KICK_CHUNKS + offset) % len(kinds)]
-                yield self.factory.job(chunk, int(params["kick_tries"]),
-                                       {"phase": "kick", "kick": kind, "items": items,
-                                        "known": known, "generation": self.generation})
+                yield self.factory.job(chunk, int(self.factory.params["kick_tries"]), work)
         yield from self._wait(chunks)
         self.base += KICK_CHUNKS
         self.kick_round += 1
