@@ -111,16 +111,19 @@ def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks
     """The same catalogue on 1 and 2 workers, and after a stop and a resume: the walk
     alone, and with kick rounds (each drawing from its chunks' streams, planned once the
     round before is stored)."""
-    more = (dict(moves=["leader"], kicks=["swaps", "mixed"], kick_tries=20_000, kick_rounds=3)
-            if kicks else {})
-    params = factory_params(EIGHT, starts=[EIGHT_LOOP], chunk=20000, **more)
+    more = (dict(moves=["leader"], kicks=["swaps", "mixed"], kick_tries=20_000, kick_rounds=3,
+                 kick_every=1, chunk=5) if kicks else {"chunk": 20000})  # 5: kicks within
+    params = factory_params(EIGHT, starts=[EIGHT_LOOP], **more)
     with Store(tmp_path / "a.sqlite") as store:
         one = driver.start(store, "factory", params, 1, quiet=True)
         whole = catalogue(store, one["run"])
         moves = store.move_stats(one["run"])
+        kick_chunks = store.db.execute("SELECT count(*) FROM chunks WHERE run_id = ? AND"
+                                       " deals = 20000", (one["run"],)).fetchone()[0]
     assert sum(m["tries"] for m in moves) == one["deals"]
     if kicks:
         assert one["status"] == "done" and any(row[4] and "kick" in row[4] for row in whole)
+        assert kick_chunks > 3 * factory_module.KICK_CHUNKS  # some within a generation
     else:
         assert one["cycles"] > 2 and any(row[2] == 2 for row in whole)  # two generations
     with Store(tmp_path / "b.sqlite") as store:
@@ -132,32 +135,35 @@ def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks
     assert resumed["deals"] == one["deals"] and resumed["loops"] == one["loops"]
 
 
-def test_kick_chunks_interleaved_in_a_generation_are_deterministic(tmp_path, monkeypatch):
-    """With --kick-every, a generation of many walk chunks has kick chunks among them, each
-    kicking a sample of the walked states drawn from the run's seed: the catalogue is the
-    same on 1 and 2 workers and after a stop and a resume, and kicks meet cycles the walk
-    alone (no kicks) does not."""
-    monkeypatch.setattr(factory_module, "KICK_STATES", 40)  # the planner samples (parent)
-    params = factory_params(EIGHT, starts=[EIGHT_LOOP], chunk=400, moves=["swap"],
-                            kicks=["swaps", "mixed"], kick_tries=4000, kick_rounds=1,
-                            kick_every=3)
-    with Store(tmp_path / "a.sqlite") as store:
-        one = driver.start(store, "factory", params, 1, quiet=True)
-        whole = catalogue(store, one["run"])
-        chunks = store.db.execute("SELECT chunk, deals FROM chunks WHERE run_id = ?"
-                                  " ORDER BY chunk", (one["run"],)).fetchall()
-    kick_chunks = [chunk for chunk, deals in chunks if deals == 4000]
-    assert len(kick_chunks) > factory_module.KICK_CHUNKS  # more than the one round's
-    within = [c for c in kick_chunks if c - 1 not in kick_chunks and c + 1 not in kick_chunks]
-    assert within  # a kick chunk between two walk chunks
-    assert any(row[4] and row[4].startswith("kick") for row in whole)
-    with Store(tmp_path / "b.sqlite") as store:
-        two = driver.start(store, "factory", params, 2, quiet=True)
-        assert catalogue(store, two["run"]) == whole
-    with Store(tmp_path / "c.sqlite") as store:
-        resumed = stopped_and_resumed(store, params, chunks=5)
-        assert catalogue(store, resumed["run"]) == whole
-    assert resumed["deals"] == one["deals"]
+def test_kick_chunks_come_after_every_kick_every_walk_chunks(tmp_path, monkeypatch):
+    """A generation of many walk chunks has a kick chunk after every ``kick_every`` of them
+    (not after the last), kinds in turn, each kicking at most ``KICK_STATES`` states drawn
+    from the run's seed and the chunk number: planned the same way twice."""
+    monkeypatch.setattr(factory_module, "KICK_STATES", 5)
+    params = factory_params(EIGHT, starts=[EIGHT_LOOP], chunk=200, moves=["swap"],
+                            kicks=["swaps", "mixed"], kick_tries=4000, kick_every=3)
+
+    def first_generation():
+        with Store(tmp_path / "p.sqlite") as store:
+            run = store.create_run("factory", params, "test")
+            strategy = driver.strategy_for("factory", params)
+            strategy.attach(store, run)
+            return list(itertools.takewhile(lambda job: job is not PENDING,
+                                            strategy.plan(set())))
+
+    jobs = first_generation()
+    phases = "".join("k" if job.work["phase"] == "kick" else "w" for job in jobs)
+    walks = phases.count("w")
+    assert walks > 6 and phases == "".join(
+        "w" + ("k" if (k + 1) % 3 == 0 and k + 1 < walks else "") for k in range(walks))
+    assert [job.chunk for job in jobs] == list(range(len(jobs)))
+    kicks = [job for job in jobs if job.work["phase"] == "kick"]
+    assert [job.work["kick"] for job in kicks] == ["swaps", "mixed"] * (len(kicks) // 2) + (
+        ["swaps"] if len(kicks) % 2 else [])
+    assert all(len(job.work["items"]) == 5 and job.work["generation"] == 1 for job in kicks)
+    assert kicks[0].work["items"] != kicks[1].work["items"]  # each chunk its own sample
+    again = [job.work for job in first_generation() if job.work["phase"] == "kick"]
+    assert again == [job.work for job in kicks]
 
 
 def test_seeding_rounds_reach_islands_that_moves_do_not_join(tmp_path):
