@@ -16,6 +16,10 @@ branch-free in every lane:
 - payments: the payer's next penalty card is one bit scan away; it pays in full
   (the last penalty card's player takes the pile), lays a penalty card (the demand
   passes on), or runs out (goes out; the last penalty card's player takes the pile).
+- a penalty card laid (either way) is answered in the same step: the next player in
+  pays, and its next penalty card is already known (the scan done for the first
+  event, less the plain cards it has just laid), so a step is up to two events and
+  a trick takes about 1.9 steps instead of 3.4 (standard deck, 3 players).
 
 At the end of a trick every player left without cards is out; the game is won
 when one player is left in.  When two are left in, the rules are the 2-player
@@ -49,8 +53,9 @@ def new_ends(n):
 # start); the state of lane g is field f at state[f * LANES + g].  A step is one event
 # of a trick, branch-free: in the plain phase (no penalty card on the pile) the first
 # event in turn order, during a payment the payer's next penalty card, full payment
-# or running out.  A trick's end is resolved in the step that ends it: the taker takes
-# the pile, players left without cards go out, and the taker leads the next trick.
+# or running out; after a penalty card laid, the next player's payment too.  A trick's
+# end is resolved in the step that ends it: the taker takes the pile, players left
+# without cards go out, and the taker leads the next trick.
 LANES = 16
 F_PEN, F_LO, F_HI, F_N = 0, 4, 8, 12  # + slot
 (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_CUR, F_LAST, F_IN, F_CARDS, F_TRICKS,
@@ -81,8 +86,9 @@ def _slot(g, f, q):
 
 @inlined_kernel
 def _step(state, limit):
-    """Advance every lane by one event; returns the lanes whose game is over, too long or
-    down to two players (bit g for lane g; ``state[F_DONE]`` says which)."""
+    """Advance every lane by one event (two after a penalty card laid); returns the lanes
+    whose game is over, too long or down to two players (bit g for lane g;
+    ``state[F_DONE]`` says which)."""
     one = np.int64(1)
     finished = np.int64(0)
     for g in range(LANES):
@@ -162,20 +168,51 @@ def _step(state, limit):
             laid & is2)
         lay3 = ((((d_e - -np.int64(r3 < r_e)) & plain) | (paid & is3 & ~plain)) & in3) + (
             laid & is3)
+        # running out: out at once; the next player in turn order
+        players_in &= ~((one << e) & runs_out)
+        after_e = _next_in(players_in, (e + 1) & 3)
+        # the player after the event pays at once for a penalty card laid (a second event
+        # in the same step): its next penalty card is known, less the cards it just laid
+        ia0 = -np.int64(after_e == 0)
+        ia1 = -np.int64(after_e == 1)
+        ia2 = -np.int64(after_e == 2)
+        ia3 = -np.int64(after_e == 3)
+        lay_a = (lay0 & ia0) | (lay1 & ia1) | (lay2 & ia2) | (lay3 & ia3)
+        d_a = (d0 & ia0) | (d1 & ia1) | (d2 & ia2) | (d3 & ia3)
+        n_a = (n0 & ia0) | (n1 & ia1) | (n2 & ia2) | (n3 & ia3)
+        lo_a = (lo0 & ia0) | (lo1 & ia1) | (lo2 & ia2) | (lo3 & ia3)
+        hi_a = (hi0 & ia0) | (hi1 & ia1) | (hi2 & ia2) | (hi3 & ia3)
+        bit_lo = (lo_e >> d_e) & 1
+        bit_hi = (hi_e >> d_e) & 1
+        owed_a = 1 + bit_lo + 2 * bit_hi
+        left_a = d_a - lay_a  # the payer's cards before its next penalty card
+        paid_a = min(left_a, owed_a) & penalty
+        full_a = penalty & -np.int64(left_a >= owed_a)
+        runs_out_a = penalty & ~full_a & -np.int64(d_a == n_a)
+        penalty_a = penalty & ~full_a & ~runs_out_a
+        laid_a = penalty_a & 1
+        bit_lo_a = (lo_a >> d_a) & 1
+        bit_hi_a = (hi_a >> d_a) & 1
+        lay_a = paid_a + laid_a
+        lay0 += lay_a & ia0
+        lay1 += lay_a & ia1
+        lay2 += lay_a & ia2
+        lay3 += lay_a & ia3
         pen0, lo0, hi0, n0 = drop_top(pen0, lo0, hi0, n0, lay0)
         pen1, lo1, hi1, n1 = drop_top(pen1, lo1, hi1, n1, lay1)
         pen2, lo2, hi2, n2 = drop_top(pen2, lo2, hi2, n2, lay2)
         pen3, lo3, hi3, n3 = drop_top(pen3, lo3, hi3, n3, lay3)
         pn += (best & plain) | (paid & ~plain)
-        bit_lo = (lo_e >> d_e) & 1
-        bit_hi = (hi_e >> d_e) & 1
         ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid, bit_lo, bit_hi)
-        # running out: out at once; the trick ends when one player is left in (who takes
-        # the pile) or the payer ran out (the last penalty card's player takes it)
-        players_in &= ~((one << e) & runs_out)
-        after = _next_in(players_in, (e + 1) & 3)
-        ends = full | (runs_out & ~plain) | (runs_out & -np.int64(m == 2))
-        taker = (after & plain) | (last & ~plain)
+        pn += paid_a
+        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid_a, bit_lo_a, bit_hi_a)
+        players_in &= ~((one << after_e) & runs_out_a)
+        # the trick ends: paid in full or a payer out (the last penalty card's player takes
+        # the pile), or one player left in (who takes it)
+        ends = (full | (runs_out & ~plain) | (runs_out & -np.int64(m == 2)) | full_a
+                | runs_out_a)
+        taker = (((after_e & plain) | (last & ~plain)) & ~penalty) | (e & penalty)
+        after = (_next_in(players_in, (after_e + 1) & 3) & penalty_a) | (after_e & ~penalty_a)
         take0 = ends & -np.int64(taker == 0)
         take1 = ends & -np.int64(taker == 1)
         take2 = ends & -np.int64(taker == 2)
@@ -215,9 +252,9 @@ def _step(state, limit):
         state[F_PLO * LANES + g] = plo
         state[F_PHI * LANES + g] = phi
         state[F_PN * LANES + g] = pn
-        state[F_OWED * LANES + g] = (1 + bit_lo + 2 * bit_hi) & penalty
+        state[F_OWED * LANES + g] = (1 + bit_lo_a + 2 * bit_hi_a) & penalty_a
         state[F_CUR * LANES + g] = (taker & ends) | (after & ~ends)
-        state[F_LAST * LANES + g] = (e & penalty) | ~penalty
+        state[F_LAST * LANES + g] = (after_e & penalty_a) | ~penalty_a
         state[F_IN * LANES + g] = players_in
         state[F_CARDS * LANES + g] = cards
         state[F_TRICKS * LANES + g] = tricks
