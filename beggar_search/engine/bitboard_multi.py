@@ -85,29 +85,32 @@ def _slot(g, f, q):
 
 
 @inlined_kernel
-def _step(state, limit):
+def _step(state, limit, slots):
     """Advance every lane by one event (two after a penalty card laid); returns the lanes
     whose game is over, too long or down to two players (bit g for lane g;
-    ``state[F_DONE]`` says which)."""
+    ``state[F_DONE]`` says which).  ``slots``: a tuple as long as the player slots in
+    use (3 or 4), so that each count compiles its own step, without slot 3's work for 3
+    players (``fourth``: all ones with a slot 3)."""
     one = np.int64(1)
+    fourth = -np.int64(len(slots) == 4)
     finished = np.int64(0)
     for g in range(LANES):
         pen0 = state[(F_PEN + 0) * LANES + g]
         pen1 = state[(F_PEN + 1) * LANES + g]
         pen2 = state[(F_PEN + 2) * LANES + g]
-        pen3 = state[(F_PEN + 3) * LANES + g]
+        pen3 = state[(F_PEN + 3) * LANES + g] & fourth
         lo0 = state[(F_LO + 0) * LANES + g]
         lo1 = state[(F_LO + 1) * LANES + g]
         lo2 = state[(F_LO + 2) * LANES + g]
-        lo3 = state[(F_LO + 3) * LANES + g]
+        lo3 = state[(F_LO + 3) * LANES + g] & fourth
         hi0 = state[(F_HI + 0) * LANES + g]
         hi1 = state[(F_HI + 1) * LANES + g]
         hi2 = state[(F_HI + 2) * LANES + g]
-        hi3 = state[(F_HI + 3) * LANES + g]
+        hi3 = state[(F_HI + 3) * LANES + g] & fourth
         n0 = state[(F_N + 0) * LANES + g]
         n1 = state[(F_N + 1) * LANES + g]
         n2 = state[(F_N + 2) * LANES + g]
-        n3 = state[(F_N + 3) * LANES + g]
+        n3 = state[(F_N + 3) * LANES + g] & fourth
         ppen = state[F_PPEN * LANES + g]
         plo = state[F_PLO * LANES + g]
         phi = state[F_PHI * LANES + g]
@@ -126,7 +129,7 @@ def _step(state, limit):
         in0 = -(players_in & 1)
         in1 = -((players_in >> 1) & 1)
         in2 = -((players_in >> 2) & 1)
-        in3 = -((players_in >> 3) & 1)
+        in3 = -((players_in >> 3) & 1) & fourth
         m = popcount(players_in)
         plain = -np.int64(last < 0)
         # plain phase: the player in turn position r meets its event after d * m + r cards
@@ -147,7 +150,7 @@ def _step(state, limit):
         is0 = -np.int64(e == 0)
         is1 = -np.int64(e == 1)
         is2 = -np.int64(e == 2)
-        is3 = -np.int64(e == 3)
+        is3 = -np.int64(e == 3) & fourth
         d_e = (d0 & is0) | (d1 & is1) | (d2 & is2) | (d3 & is3)
         n_e = (n0 & is0) | (n1 & is1) | (n2 & is2) | (n3 & is3)
         lo_e = (lo0 & is0) | (lo1 & is1) | (lo2 & is2) | (lo3 & is3)
@@ -176,7 +179,7 @@ def _step(state, limit):
         ia0 = -np.int64(after_e == 0)
         ia1 = -np.int64(after_e == 1)
         ia2 = -np.int64(after_e == 2)
-        ia3 = -np.int64(after_e == 3)
+        ia3 = -np.int64(after_e == 3) & fourth
         lay_a = (lay0 & ia0) | (lay1 & ia1) | (lay2 & ia2) | (lay3 & ia3)
         d_a = (d0 & ia0) | (d1 & ia1) | (d2 & ia2) | (d3 & ia3)
         n_a = (n0 & ia0) | (n1 & ia1) | (n2 & ia2) | (n3 & ia3)
@@ -216,7 +219,7 @@ def _step(state, limit):
         take0 = ends & -np.int64(taker == 0)
         take1 = ends & -np.int64(taker == 1)
         take2 = ends & -np.int64(taker == 2)
-        take3 = ends & -np.int64(taker == 3)
+        take3 = ends & -np.int64(taker == 3) & fourth
         pen0, lo0, hi0, n0 = take_pile(pen0, lo0, hi0, n0, ppen, plo, phi, pn, take0)
         pen1, lo1, hi1, n1 = take_pile(pen1, lo1, hi1, n1, ppen, plo, phi, pn, take1)
         pen2, lo2, hi2, n2 = take_pile(pen2, lo2, hi2, n2, ppen, plo, phi, pn, take2)
@@ -226,7 +229,7 @@ def _step(state, limit):
         ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, ends)
         # at a trick's end every player without cards is out
         empty = ((1 & -np.int64(n0 == 0)) | (2 & -np.int64(n1 == 0))
-                 | (4 & -np.int64(n2 == 0)) | (8 & -np.int64(n3 == 0)))
+                 | (4 & -np.int64(n2 == 0)) | (8 & -np.int64(n3 == 0) & fourth))
         players_in &= ~(empty & ends)
         left = popcount(players_in)
         over = ends & -np.int64(left <= 1)
@@ -235,19 +238,23 @@ def _step(state, limit):
         state[(F_PEN + 0) * LANES + g] = pen0
         state[(F_PEN + 1) * LANES + g] = pen1
         state[(F_PEN + 2) * LANES + g] = pen2
-        state[(F_PEN + 3) * LANES + g] = pen3
+        if len(slots) == 4:
+            state[(F_PEN + 3) * LANES + g] = pen3
         state[(F_LO + 0) * LANES + g] = lo0
         state[(F_LO + 1) * LANES + g] = lo1
         state[(F_LO + 2) * LANES + g] = lo2
-        state[(F_LO + 3) * LANES + g] = lo3
+        if len(slots) == 4:
+            state[(F_LO + 3) * LANES + g] = lo3
         state[(F_HI + 0) * LANES + g] = hi0
         state[(F_HI + 1) * LANES + g] = hi1
         state[(F_HI + 2) * LANES + g] = hi2
-        state[(F_HI + 3) * LANES + g] = hi3
+        if len(slots) == 4:
+            state[(F_HI + 3) * LANES + g] = hi3
         state[(F_N + 0) * LANES + g] = n0
         state[(F_N + 1) * LANES + g] = n1
         state[(F_N + 2) * LANES + g] = n2
-        state[(F_N + 3) * LANES + g] = n3
+        if len(slots) == 4:
+            state[(F_N + 3) * LANES + g] = n3
         state[F_PPEN * LANES + g] = ppen
         state[F_PLO * LANES + g] = plo
         state[F_PHI * LANES + g] = phi
@@ -315,6 +322,14 @@ def _finish(state, g, i, n, packed, ends, count):
 def play_block(pens, los, his, n, split, leader, limit, packed, ends):
     """Play deals 0..n-1 (masks; index n a dummy deal) until over or two players are left
     in; packed results per deal, the others go to ``ends``.  Returns how many did."""
+    if split.shape[0] == 3:
+        return _play(pens, los, his, n, split, leader, limit, packed, ends, (0, 1, 2))
+    return _play(pens, los, his, n, split, leader, limit, packed, ends, (0, 1, 2, 3))
+
+
+@kernel
+def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
+    """``play_block`` with the step compiled for ``len(slots)`` player slots."""
     state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
     index = np.zeros(LANES, dtype=np.int64)
     for g in range(LANES):
@@ -324,7 +339,7 @@ def play_block(pens, los, his, n, split, leader, limit, packed, ends):
     busy = min(n, LANES)
     count = 0
     while busy > 0:
-        finished = _step(state, limit)
+        finished = _step(state, limit, slots)
         while finished != 0:
             g = cttz(finished)
             finished &= finished - 1
