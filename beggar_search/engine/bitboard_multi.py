@@ -65,14 +65,6 @@ S_TWO = S_WIN1 + 8  # two players left in: the 2-player lockstep plays the rest
 
 
 @inlined_kernel
-def _next_in(players_in, after):
-    """The first slot in ring order from slot ``after`` (0-3) whose bit is set in
-    ``players_in`` (4 bits)."""
-    rotated = ((players_in | (players_in << 4)) >> after) & 15
-    return (after + cttz(rotated | 16)) & 3
-
-
-@inlined_kernel
 def _rank(rotated, slot, cur):
     """Turn position of ``slot`` from the leader ``cur`` among the players in (``rotated``:
     their bits with ``cur``'s at bit 0)."""
@@ -121,41 +113,45 @@ def _step(state, limit, slots):
         players_in = state[F_IN * LANES + g]
         cards = state[F_CARDS * LANES + g]
         tricks = state[F_TRICKS * LANES + g]
-        # masks are all ones (-1) or 0
+        # masks are all ones (-1) or 0; everything each player's event needs is computed
+        # per slot first, side by side, and then picked: a step is latency-bound
         d0 = cttz(pen0 | (one << n0))  # each player's next penalty card, or its size
         d1 = cttz(pen1 | (one << n1))
         d2 = cttz(pen2 | (one << n2))
         d3 = cttz(pen3 | (one << n3))
+        c0 = ((lo0 >> d0) & 1) | (((hi0 >> d0) & 1) << 1)  # its value - 1 (0 past the end)
+        c1 = ((lo1 >> d1) & 1) | (((hi1 >> d1) & 1) << 1)
+        c2 = ((lo2 >> d2) & 1) | (((hi2 >> d2) & 1) << 1)
+        c3 = ((lo3 >> d3) & 1) | (((hi3 >> d3) & 1) << 1)
         in0 = -(players_in & 1)
         in1 = -((players_in >> 1) & 1)
         in2 = -((players_in >> 2) & 1)
         in3 = -((players_in >> 3) & 1) & fourth
         m = popcount(players_in)
         plain = -np.int64(last < 0)
-        # plain phase: the player in turn position r meets its event after d * m + r cards
+        # turn positions from the leader (the payer in a payment: position 0)
         rotated = ((players_in | (players_in << 4)) >> cur) & 15
         r0 = _rank(rotated, 0, cur)
         r1 = _rank(rotated, 1, cur)
         r2 = _rank(rotated, 2, cur)
         r3 = _rank(rotated, 3, cur)
+        # plain phase: the player in turn position r meets its event after d * m + r cards
         never = np.int64(1) << 20
         at0 = ((d0 * m + r0) & in0) | (never & ~in0)
         at1 = ((d1 * m + r1) & in1) | (never & ~in1)
         at2 = ((d2 * m + r2) & in2) | (never & ~in2)
         at3 = ((d3 * m + r3) & in3) | (never & ~in3)
         best = min(min(at0, at1), min(at2, at3))
-        first = ((1 & -np.int64(at1 == best)) | (2 & -np.int64(at2 == best))
-                 | (3 & -np.int64(at3 == best)))
-        e = (first & plain) | (cur & ~plain)  # the event's player (the payer in a payment)
-        is0 = -np.int64(e == 0)
-        is1 = -np.int64(e == 1)
-        is2 = -np.int64(e == 2)
-        is3 = -np.int64(e == 3) & fourth
+        # the event's player: the first event in the plain phase, else the payer
+        is0 = (-np.int64(at0 == best) & plain) | (-np.int64(cur == 0) & ~plain)
+        is1 = (-np.int64(at1 == best) & plain) | (-np.int64(cur == 1) & ~plain)
+        is2 = (-np.int64(at2 == best) & plain) | (-np.int64(cur == 2) & ~plain)
+        is3 = ((-np.int64(at3 == best) & plain) | (-np.int64(cur == 3) & ~plain)) & fourth
+        e = (1 & is1) | (2 & is2) | (3 & is3)
         d_e = (d0 & is0) | (d1 & is1) | (d2 & is2) | (d3 & is3)
         n_e = (n0 & is0) | (n1 & is1) | (n2 & is2) | (n3 & is3)
-        lo_e = (lo0 & is0) | (lo1 & is1) | (lo2 & is2) | (lo3 & is3)
-        hi_e = (hi0 & is0) | (hi1 & is1) | (hi2 & is2) | (hi3 & is3)
-        r_e = best - d_e * m
+        c_e = (c0 & is0) | (c1 & is1) | (c2 & is2) | (c3 & is3)
+        r_e = (r0 & is0) | (r1 & is1) | (r2 & is2) | (r3 & is3)
         paid = min(d_e, owed)
         full = ~plain & -np.int64(d_e >= owed)  # paid in full: the last penalty card wins
         runs_out = ~full & -np.int64(d_e == n_e)
@@ -171,31 +167,33 @@ def _step(state, limit, slots):
             laid & is2)
         lay3 = ((((d_e - -np.int64(r3 < r_e)) & plain) | (paid & is3 & ~plain)) & in3) + (
             laid & is3)
-        # running out: out at once; the next player in turn order
+        # running out: out at once.  The next player in turn order (after the event's
+        # player, whether or not it ran out) and the one after it, by turn position
         players_in &= ~((one << e) & runs_out)
-        after_e = _next_in(players_in, (e + 1) & 3)
+        t1 = r_e + 1
+        t1 -= m & -np.int64(t1 >= m)
+        t2 = t1 + 1
+        t2 -= m & -np.int64(t2 >= m)
+        ia0 = -np.int64(r0 == t1) & in0
+        ia1 = -np.int64(r1 == t1) & in1
+        ia2 = -np.int64(r2 == t1) & in2
+        ia3 = -np.int64(r3 == t1) & in3
+        after_e = (1 & ia1) | (2 & ia2) | (3 & ia3)
+        after_a = ((1 & -np.int64(r1 == t2) & in1) | (2 & -np.int64(r2 == t2) & in2)
+                   | (3 & -np.int64(r3 == t2) & in3))
         # the player after the event pays at once for a penalty card laid (a second event
         # in the same step): its next penalty card is known, less the cards it just laid
-        ia0 = -np.int64(after_e == 0)
-        ia1 = -np.int64(after_e == 1)
-        ia2 = -np.int64(after_e == 2)
-        ia3 = -np.int64(after_e == 3) & fourth
         lay_a = (lay0 & ia0) | (lay1 & ia1) | (lay2 & ia2) | (lay3 & ia3)
         d_a = (d0 & ia0) | (d1 & ia1) | (d2 & ia2) | (d3 & ia3)
         n_a = (n0 & ia0) | (n1 & ia1) | (n2 & ia2) | (n3 & ia3)
-        lo_a = (lo0 & ia0) | (lo1 & ia1) | (lo2 & ia2) | (lo3 & ia3)
-        hi_a = (hi0 & ia0) | (hi1 & ia1) | (hi2 & ia2) | (hi3 & ia3)
-        bit_lo = (lo_e >> d_e) & 1
-        bit_hi = (hi_e >> d_e) & 1
-        owed_a = 1 + bit_lo + 2 * bit_hi
+        c_a = (c0 & ia0) | (c1 & ia1) | (c2 & ia2) | (c3 & ia3)
+        owed_a = 1 + c_e
         left_a = d_a - lay_a  # the payer's cards before its next penalty card
         paid_a = min(left_a, owed_a) & penalty
         full_a = penalty & -np.int64(left_a >= owed_a)
         runs_out_a = penalty & ~full_a & -np.int64(d_a == n_a)
         penalty_a = penalty & ~full_a & ~runs_out_a
         laid_a = penalty_a & 1
-        bit_lo_a = (lo_a >> d_a) & 1
-        bit_hi_a = (hi_a >> d_a) & 1
         lay_a = paid_a + laid_a
         lay0 += lay_a & ia0
         lay1 += lay_a & ia1
@@ -206,16 +204,16 @@ def _step(state, limit, slots):
         pen2, lo2, hi2, n2 = drop_top(pen2, lo2, hi2, n2, lay2)
         pen3, lo3, hi3, n3 = drop_top(pen3, lo3, hi3, n3, lay3)
         pn += (best & plain) | (paid & ~plain)
-        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid, bit_lo, bit_hi)
+        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid, c_e & 1, c_e >> 1)
         pn += paid_a
-        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid_a, bit_lo_a, bit_hi_a)
+        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid_a, c_a & 1, c_a >> 1)
         players_in &= ~((one << after_e) & runs_out_a)
         # the trick ends: paid in full or a payer out (the last penalty card's player takes
         # the pile), or one player left in (who takes it)
         ends = (full | (runs_out & ~plain) | (runs_out & -np.int64(m == 2)) | full_a
                 | runs_out_a)
         taker = (((after_e & plain) | (last & ~plain)) & ~penalty) | (e & penalty)
-        after = (_next_in(players_in, (after_e + 1) & 3) & penalty_a) | (after_e & ~penalty_a)
+        after = (after_a & penalty_a) | (after_e & ~penalty_a)
         take0 = ends & -np.int64(taker == 0)
         take1 = ends & -np.int64(taker == 1)
         take2 = ends & -np.int64(taker == 2)
@@ -259,7 +257,7 @@ def _step(state, limit, slots):
         state[F_PLO * LANES + g] = plo
         state[F_PHI * LANES + g] = phi
         state[F_PN * LANES + g] = pn
-        state[F_OWED * LANES + g] = (1 + bit_lo_a + 2 * bit_hi_a) & penalty_a
+        state[F_OWED * LANES + g] = (1 + c_a) & penalty_a
         state[F_CUR * LANES + g] = (taker & ends) | (after & ~ends)
         state[F_LAST * LANES + g] = (after_e & penalty_a) | ~penalty_a
         state[F_IN * LANES + g] = players_in
