@@ -321,33 +321,6 @@ def _load(state, g, pen, lo, hi, split, leader):
     state[F_IN * LANES + g] = (one << split.shape[0]) - 1
 
 
-@inlined_kernel
-def _finish(state, g, i, n, packed, ends, count):
-    """Lane g's game of deal i is over, too long or down to two players: its packed
-    result, or its state to row ``count`` of ``ends``; returns the rows of ``ends`` used."""
-    done = state[F_DONE * LANES + g]
-    cards = state[F_CARDS * LANES + g]
-    tricks = state[F_TRICKS * LANES + g]
-    if done != S_TWO:
-        packed[i] = cards | (tricks << PACK) | (done << (2 * PACK))
-        return count
-    if i >= n:  # the dummy deal
-        return count
-    e_pens, e_los, e_his, firsts, starts, ids, deals, _ = ends
-    winner = state[F_CUR * LANES + g]  # the taker leads: its hand first, then the other's
-    other = cttz(state[F_IN * LANES + g] & ~(np.int64(1) << winner))
-    size = state[_slot(g, F_N, winner)]
-    e_pens[count] = state[_slot(g, F_PEN, winner)] | (state[_slot(g, F_PEN, other)] << size)
-    e_los[count] = state[_slot(g, F_LO, winner)] | (state[_slot(g, F_LO, other)] << size)
-    e_his[count] = state[_slot(g, F_HI, winner)] | (state[_slot(g, F_HI, other)] << size)
-    firsts[count] = size
-    starts[count] = cards | (tricks << PACK)
-    ids[2 * count] = winner
-    ids[2 * count + 1] = other
-    deals[count] = i
-    return count + 1
-
-
 @kernel
 def play_block(pens, los, his, n, split, leader, limit, packed, ends):
     """Play deals 0..n-1 (masks; index n a dummy deal) until over or two players are left
@@ -368,13 +341,37 @@ def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
         _load(state, g, pens[i], los[i], his[i], split, leader)
     busy = min(n, LANES)
     count = 0
+    # unpacked once, and a finished game stored right here: handed to a function, each
+    # array is a reference counted at every call (two calls each, ~100 ns a game)
+    e_pens, e_los, e_his, firsts, starts, ids, deals, _ = ends
     while busy > 0:
         finished = _step(state, limit, slots)
         while finished != 0:
             g = cttz(finished)
             finished &= finished - 1
             i = index[g]
-            count = _finish(state, g, i, n, packed, ends, count)
+            # lane g's game of deal i is over, too long or down to two players: its
+            # packed result, or (not the dummy deal's) its state to row ``count`` of ends
+            done = state[F_DONE * LANES + g]
+            played = state[F_CARDS * LANES + g] | (state[F_TRICKS * LANES + g] << PACK)
+            if done != S_TWO:
+                packed[i] = played | (done << (2 * PACK))
+            elif i < n:
+                winner = state[F_CUR * LANES + g]  # the taker leads: its hand first
+                other = cttz(state[F_IN * LANES + g] & ~(np.int64(1) << winner))
+                size = state[_slot(g, F_N, winner)]
+                e_pens[count] = state[_slot(g, F_PEN, winner)] | (
+                    state[_slot(g, F_PEN, other)] << size)
+                e_los[count] = state[_slot(g, F_LO, winner)] | (
+                    state[_slot(g, F_LO, other)] << size)
+                e_his[count] = state[_slot(g, F_HI, winner)] | (
+                    state[_slot(g, F_HI, other)] << size)
+                firsts[count] = size
+                starts[count] = played
+                ids[2 * count] = winner
+                ids[2 * count + 1] = other
+                deals[count] = i
+                count += 1
             following = min(i + LANES, n)
             index[g] = following
             busy -= (following == n) & (i < n)
