@@ -2,9 +2,9 @@
 two players are left in; the 2-player lockstep (``engine/bitboard.py``) plays the rest.
 
 Hands are the 2-player kernel's masks (``engine/bitboard.py``: penalty places and
-two bits of value per hand, plus a size), one set per player slot (four slots
-whatever the player count), and the pile the same.  A step is one event of a trick,
-branch-free in every lane:
+two bits of value per hand, plus a size), one set per player slot (four slots in the
+state whatever the player count; the step is compiled for 3 or 4 slots), and the pile
+the same.  A step is up to three events of a trick, branch-free in every lane:
 
 - the plain phase (no penalty card on the pile yet): the players still in lay in
   turn from the leader.  With m players in and each player's next penalty card at
@@ -52,12 +52,13 @@ def new_ends(n):
 
 # ---- the lockstep: LANES games side by side, as in engine/bitboard.py ------------------
 # Four player slots whatever the player count (a slot never dealt to is out from the
-# start); the state of lane g is field f at state[f * LANES + g].  A step is one event
-# of a trick, branch-free: in the plain phase (no penalty card on the pile) the first
-# event in turn order, during a payment the payer's next penalty card, full payment
-# or running out; after a penalty card laid, the next players' payments too.  A trick's
-# end is resolved in the step that ends it: the taker takes the pile, players left
-# without cards go out, and the taker leads the next trick.
+# start; with 3 players the step leaves slot 3 alone); the state of lane g is field f
+# at state[f * LANES + g].  A step is one event of a trick, branch-free: in the plain
+# phase (no penalty card on the pile) the first event in turn order, during a payment
+# the payer's next penalty card, full payment or running out; after a penalty card
+# laid, the next players' payments too.  A trick's end is resolved in the step that
+# ends it: the taker takes the pile, players left without cards go out, and the taker
+# leads the next trick.
 LANES = 16
 F_PEN, F_LO, F_HI, F_N = 0, 4, 8, 12  # + slot
 (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_CUR, F_LAST, F_IN, F_CARDS, F_TRICKS,
