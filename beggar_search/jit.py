@@ -14,12 +14,14 @@ cache that cannot be used never stops a command:
 
 import atexit
 import contextlib
+import hashlib
 import os
 import shutil
 import signal
 import sys
 import tempfile
 import threading
+from pathlib import Path
 
 import numba
 from numba.core import config
@@ -69,9 +71,34 @@ def _choose_cache() -> bool:
     return _cache_found()
 
 
+def _sources_digest() -> str:
+    """A digest of every source a kernel may be compiled from: the engine's modules and the
+    modules they take constants from (Numba freezes a global into the kernels using it)."""
+    package = Path(__file__).parent
+    files = sorted((package / "engine").glob("*.py")) + [
+        package / name for name in ("jit.py", "deck.py", "ranked.py", "slaps.py", "games.py")]
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+SOURCES_DIGEST = _sources_digest()
+
+
 class TolerantCache(FunctionCache):
     """Numba's cache of one kernel, whose failure to save (a full disk) is one line naming
-    the folder, not the command's end: the kernel just compiled is used unsaved."""
+    the folder, not the command's end: the kernel just compiled is used unsaved.
+
+    A kernel is also stale when any engine source changed, not only its own file (Numba's
+    own test: a kernel that inlines or calls another module's kernel kept the old code of
+    that module after an edit of it alone, e.g. a ``git pull`` into an editable install).
+    """
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        index = self._cache_file
+        index._source_stamp = (index._source_stamp, SOURCES_DIGEST)
 
     def save_overload(self, sig, data):
         """Save a compiled kernel; a failure (a full disk) is said once on stderr, not raised."""
