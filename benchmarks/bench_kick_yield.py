@@ -8,12 +8,13 @@ and counts, per million kicks: the kicks that loop at all, those that loop into 
 outside the island, and the distinct such cycles (the figure that opens new islands).
 
     python benchmarks/bench_kick_yield.py [--tries 16000000] [--moves 2-2,2-3,3-4]
-        [--kinds swaps,cards,blocks,exchanges,mixed] [--json yield.json]
+        [--kinds swaps,cards,blocks,exchanges,mixed] [--shifts 2] [--json yield.json]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import tempfile
 import time
@@ -46,13 +47,14 @@ def casella_island() -> list:
         return [cycle_node(*parse_state(row["state"])) for row in store.cycles(run)]
 
 
-def kick_yield(island, kind: str, fewest: int, most: int, tries: int) -> dict:
+def kick_yield(island, kind: str, fewest: int, most: int, tries: int,
+               shift: int = perturb.DEFAULT_KICK_SHIFT) -> dict:
     """Kick the island's states ``tries`` times (chunks of ``CHUNK``, each its own stream)."""
     seeds = cycles.state_arrays([parse_state(text) for node in island for text in node.states],
                                 52, 2)
     known = np.array(sorted({cycle_key(c) for node in island for c in node.renamed}),
                      dtype=np.int64)
-    config = perturb.kick_config(kind, fewest, most, perturb.DEFAULT_KICK_SHIFT)
+    config = perturb.kick_config(kind, fewest, most, shift)
     counts = np.zeros(3, dtype=np.int64)
     distinct = set()
     clock = time.process_time()
@@ -63,7 +65,7 @@ def kick_yield(island, kind: str, fewest: int, most: int, tries: int) -> dict:
         distinct.update(int(key) for key in found.keys[:kept])
     seconds = time.process_time() - clock
     million = int(counts[0]) / 1e6
-    return {"kind": kind, "moves": f"{fewest}-{most}", "tries": int(counts[0]),
+    return {"kind": kind, "moves": f"{fewest}-{most}", "shift": shift, "tries": int(counts[0]),
             "loops": int(counts[1]), "outside": int(counts[2]), "distinct": len(distinct),
             "loops_per_million": int(counts[1]) / million,
             "distinct_per_million": len(distinct) / million,
@@ -75,24 +77,27 @@ def main(argv=None) -> None:
     parser.add_argument("--tries", type=int, default=16_000_000)
     parser.add_argument("--moves", default="2-2,2-3,3-4")
     parser.add_argument("--kinds", default=",".join(perturb.KICK_NAMES))
+    parser.add_argument("--shifts", default=str(perturb.DEFAULT_KICK_SHIFT),
+                        help="largest split shifts, comma-separated")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     island = casella_island()
     print(f"Casella's island: {len(island)} cycles, {sum(len(n.states) for n in island)} states"
           f" kicked; {args.tries:,} kicks per row")
-    print("| kind | moves | loops per M | kicks out of the island (chunk-distinct) |"
+    print("| kind | moves | shift | loops per M | kicks out of the island (chunk-distinct) |"
           " distinct new cycles | per M | kicks per CPU s |")
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     rows = []
-    for span in args.moves.split(","):
+    for shift, span, kind in itertools.product(
+            [int(x) for x in args.shifts.split(",")], args.moves.split(","),
+            args.kinds.split(",")):
         fewest, most = (int(x) for x in span.split("-"))
-        for kind in args.kinds.split(","):
-            row = kick_yield(island, kind, fewest, most, args.tries)
-            rows.append(row)
-            print(f"| `{kind}` | {row['moves']} | {row['loops_per_million']:.1f} |"
-                  f" {row['outside']:,} | {row['distinct']:,} |"
-                  f" {row['distinct_per_million']:.2f} | {row['kicks_per_cpu_second']:,.0f} |",
-                  flush=True)
+        row = kick_yield(island, kind, fewest, most, args.tries, shift)
+        rows.append(row)
+        print(f"| `{kind}` | {row['moves']} | {shift} | {row['loops_per_million']:.1f} |"
+              f" {row['outside']:,} | {row['distinct']:,} |"
+              f" {row['distinct_per_million']:.2f} | {row['kicks_per_cpu_second']:,.0f} |",
+              flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
 
