@@ -119,3 +119,39 @@ def test_command(capsys):
             main([*base, *extra])
         assert stop.value.code == 2
         assert message in capsys.readouterr().err
+
+
+def all_looping_states(deck, players, slap_rules):
+    """Every trick-boundary state (any split, any leader holding cards), by cycle:
+    {cycle: (number of states, most tricks before the cycle)}."""
+    sequences = all_sequences(deck)
+    found = defaultdict(lambda: [0, 0])
+    arrays = slap_rules.arrays(players)
+    for first in range(deck.size + 1):
+        sizes = np.array([first, deck.size - first], dtype=np.int64)
+        for leader in range(players):
+            if sizes[leader] == 0:
+                continue
+            rows = np.zeros((len(sequences), rules.RESULT_LEN), dtype=np.int64)
+            ers.play_sequences(sequences, sizes, leader, 0, arrays, rows)
+            for row in rows[rows[:, rules.R_OUTCOME] == rules.LOOP]:
+                entry = found[cycle_name(row[rules.R_CYCLE])]
+                entry[0] += 1
+                entry[1] = max(entry[1], int(row[rules.R_PRE_TRICKS]))
+    return {cycle: tuple(entry) for cycle, entry in found.items()}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("policy", "slap_rules"), [("turn", "pair"),
+                                                    ("first:2", "pair,sandwich")])
+def test_in_trees_equal_brute_force_on_all_states(policy, slap_rules):
+    """Two players on the 10-card deck: every state of every split and leader played
+    forward; each cycle's in-tree has exactly the states that loop on it, and its depth is
+    their longest way in."""
+    rules_ = SlapRules.parse(slap_rules, policy, True, 2)
+    expected = all_looping_states(CENSUS_DECK, 2, rules_)
+    by_cycle = looping_deals(CENSUS_DECK, 2, rules_)
+    assert set(by_cycle) <= set(expected)
+    for cycle, deals in by_cycle.items():
+        reached = reach_ers(min(deals), rules_, CENSUS_DECK)
+        assert (reached.states, reached.depth) == expected[cycle], cycle

@@ -86,7 +86,12 @@ def reach(deal_text, deck_spec, db_path, max_states, seconds, game, as_json):
     data = {"from": source, **result.to_dict()}
     if slap_rules is not None:
         data.update(slap_rules.to_params())
-    emit(data, as_json, summary(source, result))
+    text = summary(source, result)
+    if slap_rules is not None:
+        slap_in = "slap-in" if slap_rules.slap_in else "no slap-in"
+        text = (f"game      ers, slaps {slap_rules.rules_spec} by {slap_rules.policy_spec}, "
+                f"{slap_in}\n{text}")
+    emit(data, as_json, text)
 
 
 def _start_ers(text: str, deck_spec: str, game: GameChoice):
