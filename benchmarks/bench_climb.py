@@ -14,6 +14,12 @@ the means over the seeds; writes the figures as JSON (``--out``).  Times are wal
 clock on whatever else the machine is doing.
 
     python benchmarks/bench_climb.py --seeds 4
+
+With ``--slap-policy`` (none, first:P, turn) the game is Egyptian ratscrew on the standard
+ranked deck (``--slap-rules``, ``--no-slap-in``), both searches on the ratscrew kernel:
+
+    python benchmarks/bench_climb.py --seeds 2 --deals 2097152 --chunk-size 1048576 \
+        --slap-policy turn
 """
 
 from __future__ import annotations
@@ -68,17 +74,26 @@ def main() -> None:
     parser.add_argument("--chunk-size", type=int, default=FAST_CLIMB_CHUNK)
     parser.add_argument("--extend", type=int, default=DEFAULT_EXTEND)
     parser.add_argument("--closure-states", type=int, default=DEFAULT_CLOSURE_STATES)
+    parser.add_argument("--slap-policy", default=None,
+                        help="play Egyptian ratscrew under this deterministic policy")
+    parser.add_argument("--slap-rules", default="pair")
+    parser.add_argument("--no-slap-in", dest="slap_in", action="store_false")
     parser.add_argument("--out", default="bench_climb.json")
     args = parser.parse_args()
+    game, engine = {}, "bitboard"
+    if args.slap_policy:
+        game = {"game": "ers", "slap_rules": args.slap_rules, "slap_policy": args.slap_policy,
+                "slap_in": args.slap_in}
+        engine = "ers"
     figures = {"deals": args.deals, "chunk_size": args.chunk_size, "extend": args.extend,
-               "closure_states": args.closure_states,
+               "closure_states": args.closure_states, **game,
                "runs": {"climb": [], "random_same_games": [], "random_same_time": []}}
     for seed in range(1, args.seeds + 1):
         base = {"deck": "standard", "players": 2, "seed": seed, "top_k": BOARD,
-                "max_tricks": None, "chunk_size": args.chunk_size, "hours": None}
+                "max_tricks": None, "chunk_size": args.chunk_size, "hours": None, **game}
         climb = search("climb", {**base, "deals": args.deals, "extend": args.extend,
                                  "closure_states": args.closure_states})
-        random_params = {**base, "engine": "bitboard", "deals": None}
+        random_params = {**base, "engine": engine, "deals": None}
         runs = {"climb": climb,
                 "random_same_games": search("random", random_params, games=climb["games"]),
                 "random_same_time": search("random", random_params,

@@ -142,3 +142,47 @@ def test_command_line(tmp_path):
     assert result.exit_code != 0
     result = runner.invoke(cli, ["search", "climb", "--explore", "0.5", "--db", db])
     assert result.exit_code != 0
+
+
+ERS = {"game": "ers", "slap_rules": "pair", "slap_policy": "turn", "slap_in": True}
+
+
+@pytest.mark.parametrize("slaps", [ERS, {**ERS, "slap_policy": "first:1",
+                                         "slap_rules": "pair,sandwich"}])
+def test_ratscrew_extension_beats_its_parents_and_replays(slaps):
+    """Egyptian ratscrew climbs too: the extended games are longer than the random deals they
+    grew from, and every game on the board replays (the ratscrew engine) to its row."""
+    from beggar_search.engine import ers_game
+    from beggar_search.ranked import STANDARD_RANKED, RankedDeal
+    from beggar_search.slaps import SlapRules
+    from beggar_search.strategies.climb import ClimbStrategy
+
+    job_params = ClimbStrategy.prepare(params(extend=4, closure_states=20_000, top_k=10,
+                                              **slaps))
+    climbed = execute(ChunkJob("climb", 0, 3000, job_params))
+    plain = execute(ChunkJob("climb", 0, 3000, {**job_params, "extend": 0}))
+    assert plain.deals == 3000 and climbed.deals > 3000
+    assert climbed.top_rows[0, 1] > plain.top_rows[0, 1]
+    assert climbed.top_positions[0] >= 3000  # found by the extension
+    random_search = execute(ChunkJob("random", 0, 3000, job_params))
+    assert (random_search.top_deals == plain.top_deals).all()
+    rules_ = SlapRules.from_params(job_params)
+    for deal, row in zip(climbed.top_deals, climbed.top_rows, strict=True):
+        result = ers_game.play(RankedDeal.from_sequence(deal, 2, STANDARD_RANKED), rules_)
+        assert result.outcome == "win" and (result.cards, result.tricks) == (row[1], row[2])
+
+
+def test_ratscrew_command_line(tmp_path, capsys):
+    from beggar_search.cli import main
+
+    db = str(tmp_path / "c.sqlite")
+    base = ["search", "climb", "--game", "ers", "--deals", "1000", "--extend", "2",
+            "--closure-states", "2000", "--workers", "1", "--db", db, "--seed", "1"]
+    result = CliRunner().invoke(cli, [*base, "--slap-policy", "turn", "--quiet", "--json",
+                                      "--start", "T99JTT/9KTQJ9", "--deck",
+                                      "9=4,T=4,J=2,Q=1,K=1"])
+    assert result.exit_code == 0, result.output
+    assert '"strategy": "climb"' in result.output
+    with pytest.raises(SystemExit) as stop:
+        main([*base, "--slap-policy", "odds:0.5,0.5"])
+    assert stop.value.code == 2 and "not a function of the deal" in capsys.readouterr().err

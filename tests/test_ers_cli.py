@@ -55,7 +55,9 @@ def test_play_traces_the_slap():
     (["play", "J/-J", "--slap-policy", "turn"], "for --game ers"),
     (["search", "random", "--game", "ers", "--slap-policy", "odds:1", "--deals", "5"],
      "1 odds for 2 players"),
-    (["search", "climb", "--game", "ers"], "Beggar-my-neighbour only"),
+    (["search", "climb", "--game", "ers", "--slap-policy", "odds:0.5,0.5"],
+     "not a function of the deal"),
+    (["search", "hunt", "--game", "ers"], "Beggar-my-neighbour only"),
     (["search", "factory", "--game", "ers"], "Beggar-my-neighbour only"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, capsys, tmp_path):

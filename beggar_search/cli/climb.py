@@ -6,15 +6,15 @@ import click
 from click.core import ParameterSource
 
 from ..deck import Deal, DeckError
+from ..ranked import RankedDeal
 from ..strategies.climb import DEFAULT_CLOSURE_STATES, DEFAULT_EXTEND
-from .common import COUNT, STATES, TOP, UserError, deck_option, parse_deck
-from .game import bmn_only
+from .common import COUNT, STATES, TOP, UserError, deck_option
+from .game import game_options
 from .options import search_options
 from .search import launch, players_option, run_params
 
 
 @click.command("climb")
-@bmn_only("search climb")
 @click.option("--deals", type=COUNT, default=None,
               help="Random deals to play in total; the games of the extension come on top "
                    "[default: until Ctrl-C or --hours].")
@@ -26,19 +26,23 @@ from .search import launch, players_option, run_params
               help="Longest deals of each chunk extended backwards (at most --top's limit).")
 @click.option("--closure-states", type=STATES, default=DEFAULT_CLOSURE_STATES,
               show_default=True, help="States each backward search may hold.")
+@game_options
 @search_options
 @click.pass_context
-def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, options):
+def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, game, options):
     """Search for long games: random deals, then the longest extended backwards.
 
     Each chunk plays random deals, then searches backwards from the game of each
     of its --extend longest deals for fair deals whose game merges into it, and
     plays them all.  The run's deals count every game played.
+
+    With --game ers: Egyptian ratscrew under a deterministic --slap-policy (none,
+    first:P or turn; under odds a game is not a function of the deal).
     """
-    deck = parse_deck(deck_spec)
+    deck = game.deck(deck_spec)
     if start_deal is not None:
         try:
-            deal = Deal.parse(start_deal, deck)
+            deal = (RankedDeal if game.ers else Deal).parse(start_deal, deck)
         except DeckError as error:
             raise UserError(f"--start: {error}") from None
         if deal.players != players:
@@ -46,6 +50,10 @@ def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, op
                 raise UserError(f"--start has {deal.players} hands but --players is {players}")
             players = deal.players
         start_deal = str(deal)
-    params = run_params(deck_spec, players, options, deals=deals, start_deal=start_deal,
+    if game.ers and not game.slaps(players).deterministic:
+        raise UserError(f"search climb: slap policy {game.slap_policy}: a game is not a "
+                        "function of the deal, so it cannot be extended backwards (use none, "
+                        "first:P or turn)")
+    params = run_params(deck_spec, players, options, game, deals=deals, start_deal=start_deal,
                         extend=extend, closure_states=closure_states)
     launch("climb", params, options)

@@ -91,13 +91,15 @@ def game_options(function):
     return command
 
 
-def bmn_only(name: str):
-    """A ``--game`` option for a command that plays Beggar-my-neighbour only."""
+def bmn_only(name: str, why: str = ""):
+    """A ``--game`` option for a command that plays Beggar-my-neighbour only (``why``: the
+    reason, said in the refusal)."""
 
     def refuse(ctx, param, value):
         if value == ERS:
-            raise UserError(f"{name} plays Beggar-my-neighbour only: --game ers is not "
-                            "supported there (use search random or search enumerate)")
+            raise UserError(f"{name} plays Beggar-my-neighbour only{why}: --game ers is not "
+                            "supported there (use search random, search enumerate or search "
+                            "climb)")
         return value
 
     return click.option("--game", type=click.Choice(GAMES), default=BMN, expose_value=False,

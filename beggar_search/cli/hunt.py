@@ -14,7 +14,7 @@ from .search import launch, players_option, run_params
 
 
 @click.command("hunt")
-@bmn_only("search hunt")
+@bmn_only("search hunt", " (its perturbation kernel and its seed cycles are that game's)")
 @click.option("--tries", "deals", type=COUNT, default=None,
               help="States to try in total [default: until Ctrl-C or --hours].")
 @deck_option

@@ -10,7 +10,7 @@ import numpy as np
 from ..ranked import RANKS, RankedDeal, RankedDeck
 from ..slaps import SlapRules
 from . import ers, rules
-from .game import Result, TrickRecord, mark_cycle
+from .game import Result, TrickRecord, game_states, mark_cycle
 from .rules import RESULT_LEN
 
 
@@ -42,6 +42,41 @@ def play(deal: RankedDeal | str | Sequence, slap_rules: SlapRules | None = None,
     """Play a ranked deal (``'2J9Q/KA3T'`` or hands of rank codes) to its end."""
     deal = as_ranked_deal(deal, deck)
     return play_state(deal.hands, 0, slap_rules, max_tricks)
+
+
+def trick_function(slap_rules: SlapRules, players: int):
+    """One trick of Egyptian ratscrew under ``slap_rules`` as ``game.game_states`` takes it
+    (``trick(state, pile)`` on a ``rules.State``); a deterministic policy never draws on the
+    stream, which is zero."""
+    slaps = slap_rules.arrays(players)
+    stream = np.zeros(4, dtype=np.int64)
+
+    def trick(state: rules.State, pile) -> None:
+        ers.play_trick(*state.arrays(), pile, slaps, stream)
+
+    return trick
+
+
+def state_cycle(hands: Sequence[Sequence[int]], leader: int = 0,
+                slap_rules: SlapRules | None = None):
+    """The states of the cycle that a state plays into under a deterministic policy, from the
+    first one met (or [] when the game ends), as ``game.state_cycle``."""
+    slap_rules = slap_rules or SlapRules()
+    result = play_state(hands, leader, slap_rules)
+    if result.outcome != "loop":
+        return []
+    return game_states(hands, leader, result.preperiod_tricks, result.period_tricks,
+                       trick_function(slap_rules, len(hands)))
+
+
+def trajectory(hands: Sequence[Sequence[int]], leader: int = 0,
+               slap_rules: SlapRules | None = None, max_tricks: int | None = None):
+    """Every trick-boundary state of a game under a deterministic policy, as
+    ``game.trajectory``: to its last state, or a loop up to its first repeat."""
+    slap_rules = slap_rules or SlapRules()
+    result = play_state(hands, leader, slap_rules, max_tricks)
+    count = result.tricks if result.outcome == "loop" else result.tricks + 1
+    return game_states(hands, leader, 0, count, trick_function(slap_rules, len(hands)))
 
 
 @dataclass

@@ -33,6 +33,18 @@ budget gave the same figures), so the extension costs a fixed 0.4-0.5 s per
 parent; with chunks of 2**21 the extension takes most of a chunk's time and
 random search at equal time draws level (mean 3563 against 3578).  Timings were
 taken with another search using both cores.
+Egyptian ratscrew (``game`` "ers", a deterministic slap policy) climbs the same way:
+its random deals by the ERS kernel, its trajectories and closures by ratscrew's forward
+and backward step (``engine.ers_backward`` through ``closure.ers_step``).  Measured
+(``bench_climb.py --slap-policy P``, standard deck, seeds 1-2, two chunks of 2**20
+random deals, 8 parents, 200,000 states): under turn the climber's longest games were
+3663 and 4553 cards (mean 4108) against random search's 3504 and 3508 with the same
+number of games, and 3684 and 3807 given more time than the climber took; under first:1
+games are short and their in-trees large (closures run to their budget), so the
+extension took most of the time: 1845 and 1862 against 1830 and 1781 with the same
+games, but 2199 and 1822 for random search with the same time (with 20,000 states:
+1838 and 1800 against 1830 and 1781 either way).
+
 The method cannot go on forever: the whole trajectory of the longest known
 game (Nessler 2022, 8344 cards; its last state left out) has a complete
 closure of 57,114 states whose 919 other fair deals, 7 of them later states of
@@ -44,11 +56,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..deck import Deal, DeckError
-from ..engine import batch
+from ..engine import batch, ers_game
 from ..engine.batch import Recorder
-from ..engine.closure import backward_closure
+from ..engine.closure import BMN_STEP, backward_closure, ers_step
 from ..engine.game import trajectory
 from ..engine.random import chunk_stream
+from ..games import ERS, game_of
+from ..ranked import RankedDeal
+from ..slaps import SlapRules
 from .base import ChunkJob, Strategy
 
 CLIMB_CHUNKS = 4  # random deals per chunk: this many of a random search's (see the docstring)
@@ -56,11 +71,12 @@ DEFAULT_EXTEND = 8  # parents extended per chunk
 DEFAULT_CLOSURE_STATES = 200_000  # budget of each parent's backward search
 
 
-def start_sequence(text: str | None, deck, players: int) -> np.ndarray:
-    """The start deal as a card sequence (empty without one); DeckError if it does not fit."""
+def start_sequence(text: str | None, deck, players: int, deal_class=Deal) -> np.ndarray:
+    """The start deal (a ``deal_class``: ``Deal`` or ``RankedDeal``) as a card sequence (empty
+    without one); DeckError if it does not fit."""
     if not text:
         return np.zeros(0, dtype=np.uint8)
-    deal = Deal.parse(text, deck)
+    deal = deal_class.parse(text, deck)
     if deal.players != players:
         raise DeckError(f"the start deal has {deal.players} hands, the run {players} players")
     return np.array(deal.sequence, dtype=np.uint8)
@@ -93,7 +109,12 @@ class ClimbStrategy(Strategy):
         super().__init__(params)
         self.extend = _setting(params, "extend", DEFAULT_EXTEND)
         self.closure_states = _setting(params, "closure_states", DEFAULT_CLOSURE_STATES)
-        self.start = start_sequence(params.get("start_deal"), self.deck, self.players)
+        self.slap_rules = SlapRules.from_params(params) if game_of(params) == ERS else None
+        self.deal_class = Deal if self.slap_rules is None else RankedDeal
+        self.step = BMN_STEP if self.slap_rules is None else ers_step(self.slap_rules,
+                                                                        self.players)
+        self.start = start_sequence(params.get("start_deal"), self.deck, self.players,
+                                    self.deal_class)
 
     @property
     def span(self) -> int:
@@ -117,11 +138,15 @@ class ClimbStrategy(Strategy):
 
     def _fair_ancestors(self, sequence: np.ndarray) -> list[tuple[int, ...]]:
         """Fair deals found by the backward search from the game's trajectory, sorted."""
-        hands = Deal.from_sequence(sequence, self.players, self.deck).hands
-        states = trajectory(hands, 0, self.max_tricks or None)
+        hands = self.deal_class.from_sequence(sequence, self.players, self.deck).hands
+        if self.slap_rules is None:
+            states = trajectory(hands, 0, self.max_tricks or None)
+        else:
+            states = ers_game.trajectory(hands, 0, self.slap_rules, self.max_tricks or None)
         if len(states) > 1 and sum(1 for hand in states[-1][0] if hand) == 1:
             states = states[:-1]  # the end, one player holding all: shared by any game
-        store, _, _ = backward_closure(states, self.deck.size, self.closure_states, None)
+        store, _, _ = backward_closure(states, self.deck.size, self.closure_states, None,
+                                       step=self.step)
         split = self.deck.split(self.players)
         own = {_joined(h) for h, lead in states
                if lead == 0 and tuple(map(len, h)) == split}
