@@ -68,6 +68,15 @@ S_TWO = S_WIN1 + 8  # two players left in: the 2-player lockstep plays the rest
 
 
 @inlined_kernel
+def _store_slot(state, g, slot, pen, lo, hi, n):
+    """Store one player slot's hand (penalty bits, card bits, size) of lane group ``g``."""
+    state[(F_PEN + slot) * LANES + g] = pen
+    state[(F_LO + slot) * LANES + g] = lo
+    state[(F_HI + slot) * LANES + g] = hi
+    state[(F_N + slot) * LANES + g] = n
+
+
+@inlined_kernel
 def _rank(rotated, slot, cur):
     """Turn position of ``slot`` from the leader ``cur`` among the players in (``rotated``:
     their bits with ``cur``'s at bit 0)."""
@@ -266,26 +275,11 @@ def _step(state, limit, slots):
         over = ends & -np.int64(left <= 1)
         long_game = ends & ~over & -np.int64(tricks >= limit)
         two = ends & ~over & ~long_game & -np.int64(left == 2)
-        state[(F_PEN + 0) * LANES + g] = pen0
-        state[(F_PEN + 1) * LANES + g] = pen1
-        state[(F_PEN + 2) * LANES + g] = pen2
+        _store_slot(state, g, 0, pen0, lo0, hi0, n0)
+        _store_slot(state, g, 1, pen1, lo1, hi1, n1)
+        _store_slot(state, g, 2, pen2, lo2, hi2, n2)
         if len(slots) == 4:
-            state[(F_PEN + 3) * LANES + g] = pen3
-        state[(F_LO + 0) * LANES + g] = lo0
-        state[(F_LO + 1) * LANES + g] = lo1
-        state[(F_LO + 2) * LANES + g] = lo2
-        if len(slots) == 4:
-            state[(F_LO + 3) * LANES + g] = lo3
-        state[(F_HI + 0) * LANES + g] = hi0
-        state[(F_HI + 1) * LANES + g] = hi1
-        state[(F_HI + 2) * LANES + g] = hi2
-        if len(slots) == 4:
-            state[(F_HI + 3) * LANES + g] = hi3
-        state[(F_N + 0) * LANES + g] = n0
-        state[(F_N + 1) * LANES + g] = n1
-        state[(F_N + 2) * LANES + g] = n2
-        if len(slots) == 4:
-            state[(F_N + 3) * LANES + g] = n3
+            _store_slot(state, g, 3, pen3, lo3, hi3, n3)
         state[F_PPEN * LANES + g] = ppen
         state[F_PLO * LANES + g] = plo
         state[F_PHI * LANES + g] = phi
