@@ -27,6 +27,11 @@ source of truth: every candidate is played forward with ``rules.play_trick`` and
 kept only if it gives exactly the target state.  So a bug in the enumeration can
 lose predecessors (the tests check the true one is always found) but never
 invent one.
+
+Egyptian ratscrew (``ranked``: rank codes, its ``slaps`` rules, a deterministic policy) takes
+the same replay: a pile that shows a slap pattern before its last card cannot be one trick;
+one that shows it at its last card ended by that slap (``ers_backward`` says more); every
+candidate is played forward with ``ers.play_trick`` instead.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit import inlined_kernel, kernel
-from . import rules
+from . import ers, rules
 from .rules import CAPACITY
 
 INITIAL_ROOM = 256
@@ -54,7 +59,8 @@ class Predecessors(NamedTuple):
 
 class Trick(NamedTuple):
     """One way of replaying a trick: the target state's hands, who took the pile (the
-    target's leader), the pile's length, who led it and who was in at its start."""
+    target's leader), the pile's length, who led it and who was in at its start; and the
+    game (Egyptian ratscrew: ``ranked``, its ``slaps``, whether a slap ended the trick)."""
 
     tflat: np.ndarray  # uint8 (players, CAPACITY): the target's hands
     tsizes: np.ndarray  # int64 (players,)
@@ -62,6 +68,10 @@ class Trick(NamedTuple):
     length: int
     leader: int
     in_mask: int  # bit p: player p was in when the trick started
+    by_slap: bool  # ratscrew: the pile's last card shows a pattern, a slap on it ended the trick
+    ranked: bool  # ratscrew's rank codes and trick (its rules passed beside), else
+    # Beggar-my-neighbour's; scalars only: a tuple holding arrays costs reference counts
+    slap_in: bool  # ratscrew: a player out of cards may slap back in
 
 
 class BackwardScratch(NamedTuple):
@@ -77,6 +87,8 @@ class BackwardScratch(NamedTuple):
     laid: np.ndarray  # int64 (players,): cards each laid so far in the replay
     stack: np.ndarray  # int64 (depth, S_LEN): the replay's open choices
     stack_laid: np.ndarray  # int64 (depth, players)
+    stream: np.ndarray  # int64 (4,): ratscrew's trick takes a random stream (never drawn
+    # on under a deterministic policy)
 
 
 # a stack row: where the replay was when a player out of cards could also have gone out
@@ -93,7 +105,13 @@ def new_scratch(players):
                            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
                            np.zeros(CAPACITY, dtype=np.int64), np.zeros(players, dtype=np.int64),
                            np.zeros((depth, S_LEN), dtype=np.int64),
-                           np.zeros((depth, players), dtype=np.int64))
+                           np.zeros((depth, players), dtype=np.int64),
+                           np.zeros(4, dtype=np.int64))
+
+
+def no_slaps() -> ers.Slaps:
+    """The ``slaps`` of a Beggar-my-neighbour step (never read)."""
+    return ers.Slaps(np.zeros(ers.FLAGS_LEN, dtype=np.int64), np.zeros(1, dtype=np.float64))
 
 
 @kernel
@@ -114,11 +132,11 @@ def popcount(mask):
 
 
 @inlined_kernel
-def _emit(trick, scratch, found, count):
+def _emit(trick, scratch, found, count, slaps):
     """Build the candidate from a replay, check it forward, and keep it; returns the new count."""
     # unpacked, not read field by field: measured faster (see batch.record)
-    tflat, tsizes, winner, length, leader, in_mask = trick
-    target, candidate, pile, flat, sizes, remaining, layer, laid, _, _ = scratch
+    tflat, tsizes, winner, length, leader, in_mask, _, ranked, _ = trick
+    target, candidate, pile, flat, sizes, remaining, layer, laid, _, _, stream = scratch
     players = tsizes.shape[0]
     for p in range(players):
         # a player in at the start held a card, so laid one if they hold none now
@@ -139,7 +157,10 @@ def _emit(trick, scratch, found, count):
     rules.load_state(flat, sizes, leader, hands, head, size, hashes, out, info)
     if info[rules.I_LEADER] != leader or info[rules.I_IN] < 2:
         return count
-    rules.play_trick(hands, head, size, hashes, out, info, pile)
+    if ranked:
+        ers.play_trick(hands, head, size, hashes, out, info, pile, slaps, stream)
+    else:
+        rules.play_trick(hands, head, size, hashes, out, info, pile)
     t_hands, t_head, t_size, _, _, t_info = target
     if not rules.same_state(hands, head, size, info, t_hands, t_head, t_size, t_info):
         return count
@@ -154,17 +175,21 @@ def _emit(trick, scratch, found, count):
 
 
 @inlined_kernel
-def _replay(trick, scratch, found, count):
+def _replay(trick, scratch, found, count, slaps):
     """Replay the last ``trick.length`` cards of the winner's hand as a trick led by
     ``trick.leader``.
 
     Every way the trick can go that ends exactly at the pile's last card with
-    ``trick.winner`` taking it is built and checked by ``_emit``.
+    ``trick.winner`` taking it (ratscrew: or slapping it, when ``trick.by_slap``) is built
+    and checked by ``_emit``.
     """
-    tflat, tsizes, winner, length, leader, in_mask = trick
-    _, _, _, _, _, remaining, layer, laid, stack, stack_laid = scratch
+    tflat, tsizes, winner, length, leader, in_mask, by_slap, ranked, slap_in = trick
+    _, _, _, _, _, remaining, layer, laid, stack, stack_laid, _ = scratch
     players = tsizes.shape[0]
     start = tsizes[winner] - length
+    # the taker goes out during the trick only to slap back in
+    winner_may_leave = by_slap and slap_in
+    jack = np.int64(ers.JACK if ranked else 1)  # the lowest card that demands payment
     position = 0
     current = leader
     owed = 0
@@ -179,7 +204,8 @@ def _replay(trick, scratch, found, count):
         alive = True
         while alive:
             # ``current`` must lay a card
-            may_go_out = remaining[current] == 0 and laid[current] > 0 and current != winner
+            may_go_out = (remaining[current] == 0 and laid[current] > 0
+                          and (current != winner or winner_may_leave))
             if force_out:
                 lay = False
                 force_out = False
@@ -195,24 +221,27 @@ def _replay(trick, scratch, found, count):
                     for p in range(players):
                         stack_laid[top, p] = laid[p]
                     top += 1
-            elif may_go_out:
+            elif may_go_out and not by_slap:
                 lay = False
             else:
                 break  # they hold a card, but the pile has no more
             if lay:
-                card = tflat[winner, start + position]
+                card = np.int64(tflat[winner, start + position])
                 layer[position] = current
                 position += 1
                 laid[current] += 1
-                if card > 0:
+                if by_slap and position == length:
+                    count = _emit(trick, scratch, found, count, slaps)  # slapped on its last card
+                    alive = False
+                elif card >= jack:
                     last_penalty = current
-                    owed = card
+                    owed = card - jack + 1
                     current = rules.next_in(out_mask, current, players)
                 elif last_penalty >= 0:
                     owed -= 1
                     if owed == 0:
                         if position == length and last_penalty == winner:
-                            count = _emit(trick, scratch, found, count)
+                            count = _emit(trick, scratch, found, count, slaps)
                         alive = False
                 else:
                     current = rules.next_in(out_mask, current, players)
@@ -221,11 +250,11 @@ def _replay(trick, scratch, found, count):
                 players_in -= 1
                 if last_penalty >= 0:
                     if position == length and last_penalty == winner:
-                        count = _emit(trick, scratch, found, count)
+                        count = _emit(trick, scratch, found, count, slaps)
                     alive = False
                 elif players_in == 1:
                     if position == length and rules.next_in(out_mask, current, players) == winner:
-                        count = _emit(trick, scratch, found, count)
+                        count = _emit(trick, scratch, found, count, slaps)
                     alive = False
                 else:
                     current = rules.next_in(out_mask, current, players)
@@ -244,8 +273,20 @@ def _replay(trick, scratch, found, count):
 
 
 @kernel
-def predecessors_into(tflat, tsizes, winner, found, scratch):
-    """Every state one trick before the state ``tflat[p, :tsizes[p]]`` led by ``winner``.
+def first_pattern(pile, length, patterns):
+    """The first pile length (2 to ``length``) at which the cards ``pile[0, :length]``, laid
+    in order, show a slap pattern (bits of ``patterns``); 0 if none does."""
+    for n in range(2, length + 1):
+        if ers.shows_pattern(pile, n, patterns):
+            return n
+    return 0
+
+
+@kernel
+def predecessors_into(tflat, tsizes, winner, ranked, slaps, found, scratch):
+    """Every state one trick before the state ``tflat[p, :tsizes[p]]`` led by ``winner``:
+    Beggar-my-neighbour's, or (``ranked``) Egyptian ratscrew's under the slap rules
+    ``slaps`` (an ``ers.Slaps`` of a deterministic policy).
 
     Writes the predecessors into ``found`` (a ``Predecessors``) and returns how many
     there are; when that is more than its rows, only the first rows are written (call
@@ -256,15 +297,26 @@ def predecessors_into(tflat, tsizes, winner, found, scratch):
     players = tsizes.shape[0]
     if tsizes[winner] < 2:
         return 0
-    target = scratch.target
+    target, pile = scratch.target, scratch.pile
     rules.load_state(tflat, tsizes, winner, target.hands, target.head, target.size,
                      target.hashes, target.out, target.info)
     if target.info[rules.I_LEADER] != winner:
         return 0
+    flags = slaps.flags
+    patterns = flags[ers.F_SLAPS] if ranked and flags[ers.F_POLICY] != ers.NONE else 0
+    slap_in = ranked and flags[ers.F_SLAP_IN] != 0
     remaining = scratch.remaining
     full = (1 << players) - 1
     count = 0
     for length in range(2, tsizes[winner] + 1):
+        slap_at = 0
+        if patterns:
+            start = tsizes[winner] - length
+            for i in range(length):
+                pile[0, i] = tflat[winner, start + i]
+            slap_at = first_pattern(pile, length, patterns)
+            if 0 < slap_at < length:
+                continue  # a slap would have ended the trick before its last card
         empty_mask = 0
         for p in range(players):
             remaining[p] = tsizes[p] - (length if p == winner else 0)
@@ -277,8 +329,9 @@ def predecessors_into(tflat, tsizes, winner, found, scratch):
             if popcount(in_mask) >= 2:
                 for leader in range(players):
                     if (in_mask >> leader) & 1:
-                        trick = Trick(tflat, tsizes, winner, length, leader, in_mask)
-                        count = _replay(trick, scratch, found, count)
+                        trick = Trick(tflat, tsizes, winner, length, leader, in_mask,
+                                      slap_at == length, ranked, slap_in)
+                        count = _replay(trick, scratch, found, count, slaps)
             if subset == empty_mask:
                 break
             subset = (subset - empty_mask) & empty_mask  # next subset of empty_mask
@@ -286,13 +339,13 @@ def predecessors_into(tflat, tsizes, winner, found, scratch):
 
 
 @kernel
-def predecessor_arrays(tflat, tsizes, winner, room):
+def predecessor_arrays(tflat, tsizes, winner, ranked, slaps, room):
     """``predecessors_into`` with a ``Predecessors`` of its own, grown until it fits."""
     players = tsizes.shape[0]
     scratch = new_scratch(players)
     while True:
         found = new_predecessors(room, players)
-        count = predecessors_into(tflat, tsizes, winner, found, scratch)
+        count = predecessors_into(tflat, tsizes, winner, ranked, slaps, found, scratch)
         if count <= room:
             return count, found
         room = count
@@ -305,12 +358,18 @@ def predecessors(hands: Sequence[Sequence[int]], leader: int) -> list[tuple[list
     cards are out.  Playing one trick from each returned state gives exactly
     ``(hands, leader)``.
     """
+    return predecessor_list(hands, leader, False, no_slaps())
+
+
+def predecessor_list(hands: Sequence[Sequence[int]], leader: int, ranked: bool,
+                     slaps: ers.Slaps) -> list[tuple[list[list[int]], int]]:
+    """``predecessors`` of either game (``predecessors_into``'s ``ranked`` and ``slaps``)."""
     if not 2 <= len(hands) <= rules.MAX_PLAYERS:
         raise ValueError(f"players must be 2 to {rules.MAX_PLAYERS}, got {len(hands)}")
     if not 0 <= leader < len(hands):
         raise ValueError(f"leader {leader} out of range for {len(hands)} players")
     flat, sizes = rules.pack_hands(hands)
-    count, found = predecessor_arrays(flat, sizes, int(leader), INITIAL_ROOM)
+    count, found = predecessor_arrays(flat, sizes, int(leader), ranked, slaps, INITIAL_ROOM)
     return [
         ([[int(c) for c in found.flat[k, p, : found.sizes[k, p]]] for p in range(len(hands))],
          int(found.leaders[k]))

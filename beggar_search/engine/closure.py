@@ -2,10 +2,9 @@
 
 A breadth-first search over predecessors from a set of start states (a cycle's
 states, or a game's trajectory) walks every state whose play enters them, the
-starts included.  The game's backward step is ``Step``'s: Beggar-my-neighbour's
-(``backward.predecessors_into``, ``BMN_STEP``) or Egyptian ratscrew's under a
-deterministic slap policy (``ers_backward.predecessors_into``, ``ers_step``); the
-one place the game is chosen is ``predecessors_of``.
+starts included.  The game's backward step is ``Step``'s, both played by
+``backward.predecessors_into``: Beggar-my-neighbour's (``BMN_STEP``) or Egyptian
+ratscrew's under a deterministic slap policy (``ers_step``: rank codes, its slap rules).
 
 States are stored packed in a few 64-bit words (the leader and hand sizes in
 one word, the cards in base 5, 27 to a word; ranked cards in base 13, 17 to a
@@ -49,11 +48,7 @@ class Step(NamedTuple):
     powers: np.ndarray  # int64: the card digits' place values in a packed word (POW5, POW13)
 
 
-def _no_slaps() -> ers.Slaps:
-    return ers.Slaps(np.zeros(ers.FLAGS_LEN, dtype=np.int64), np.zeros(1, dtype=np.float64))
-
-
-BMN_STEP = Step(False, _no_slaps(), POW5)
+BMN_STEP = Step(False, backward.no_slaps(), POW5)
 
 
 def ers_step(slap_rules, players: int) -> Step:
@@ -71,13 +66,11 @@ def words_per_state(n_cards: int, step: Step = BMN_STEP) -> int:
 
 
 @kernel
-def predecessors_of(flat, sizes, leader, step, found, scratch, ranked_scratch):
-    """The game's backward step (``backward.predecessors_into`` or
-    ``ers_backward.predecessors_into``, by ``step.ranked``), with its own scratch space."""
-    if step.ranked:
-        return ers_backward.predecessors_into(flat, sizes, leader, step.slaps, found,
-                                              ranked_scratch)
-    return backward.predecessors_into(flat, sizes, leader, found, scratch)
+def predecessors_of(flat, sizes, leader, step, found, scratch):
+    """The game's backward step (``backward.predecessors_into``, ratscrew's when
+    ``step.ranked``)."""
+    return backward.predecessors_into(flat, sizes, leader, step.ranked, step.slaps, found,
+                                      scratch)
 
 
 @kernel
@@ -194,15 +187,14 @@ def _search(store, depth, count, table, index, stop, max_states, players, step):
     sizes = np.zeros(players, dtype=np.int64)
     key = np.zeros(store.shape[1], dtype=np.int64)
     scratch = backward.new_scratch(players)
-    ranked_scratch = ers_backward.new_scratch(players)
     found = backward.new_predecessors(backward.INITIAL_ROOM, players)
     capacity = store.shape[0]
     while index < count and index < stop:
         leader = unpack_state(store[index], flat, sizes, step.powers)
-        n_found = predecessors_of(flat, sizes, leader, step, found, scratch, ranked_scratch)
+        n_found = predecessors_of(flat, sizes, leader, step, found, scratch)
         if n_found > found.leaders.shape[0]:
             found = backward.new_predecessors(2 * n_found, players)
-            n_found = predecessors_of(flat, sizes, leader, step, found, scratch, ranked_scratch)
+            n_found = predecessors_of(flat, sizes, leader, step, found, scratch)
         if count + n_found > capacity or 2 * (count + n_found) > table.shape[0]:
             return index, count, S_ROOM
         for k in range(n_found):
