@@ -1,0 +1,594 @@
+"""Self-mirror cycles: how to meet the camicia islands a walk cannot bridge (issue 18).
+
+(docstring with the commands and figures: filled in at the end of the study)
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+
+import numpy as np
+
+from beggar_search.deck import N_VALUES, Deck, format_state
+from beggar_search.engine import rules
+from beggar_search.engine.cycles import (
+    TRIED_BLOCK,
+    is_new_cycle,
+    keep_cycle,
+    new_exact,
+    new_kept,
+    new_tried,
+    play_tried,
+    queue_tried,
+    state_arrays,
+    state_hands,
+)
+from beggar_search.engine.game import play_state, state_cycle
+from beggar_search.engine.perturb import random_state_cycles
+from beggar_search.engine.random import chunk_stream
+from beggar_search.jit import kernel
+
+TARGETS = {(84, 546): 90, (20, 156): 28, (36, 188): 26}  # camicia's self-mirror islands
+
+
+# ---- kernels ------------------------------------------------------------------------------
+
+@kernel
+def mirror_key(sequence, sizes, leader, exact, mirrored, mirrored_sizes):
+    """The cycle key of a two-player state with the hands swapped and the other player
+    leading (0: its game ends)."""
+    first, second = sizes[0], sizes[1]
+    mirrored[:second] = sequence[first:]
+    mirrored[second:] = sequence[:first]
+    mirrored_sizes[0] = second
+    mirrored_sizes[1] = first
+    rules.deal_out(mirrored, mirrored_sizes, exact.flat)
+    rules.play_game_with(exact.flat, mirrored_sizes, 1 - leader, 0, exact.row, exact.scratch)
+    if exact.row[rules.R_OUTCOME] == rules.LOOP:
+        return exact.row[rules.R_CYCLE]
+    return np.int64(0)
+
+
+@kernel
+def flush(batch, count, exact, known, found, kept, counts, need_mirror, scratch):
+    """Play the queued states; keep each new cycle (self-mirror ones only when
+    ``need_mirror``).  ``counts``: [tries, loops, self-mirror loops, new cycles kept]."""
+    mirrored, mirrored_sizes = scratch
+    play_tried(batch, count, exact, True)
+    counts[0] += count
+    for i in range(count):
+        key = batch.keys[i]
+        if key == 0:
+            continue
+        counts[1] += 1
+        is_self = mirror_key(batch.sequences[i], batch.sizes[i], batch.leaders[i], exact,
+                             mirrored, mirrored_sizes) == key
+        if is_self:
+            counts[2] += 1
+        if need_mirror and not is_self:
+            continue
+        if not is_new_cycle(known, found.keys, kept, key):
+            continue
+        new = keep_cycle(found, kept, key, batch.sequences[i], batch.sizes[i],
+                         batch.leaders[i], counts[0] - count + i, batch.moves[i])
+        if new > kept:
+            counts[3] += 1
+        kept = new
+    return kept
+
+
+@kernel
+def pair_insert(states, block, flip, known, found, counts, need_mirror):
+    """Insert ``block`` into both hands of each of ``states`` (``StateRows``, two players),
+    at every pair of places (i in hand 1, j in hand 2); with ``flip`` also with the other
+    player leading.  Keeps new cycles in ``found`` (``flush``); returns how many."""
+    sequences, sizes, leaders = states
+    n = sequences.shape[1]
+    width = block.shape[0]
+    m = n + 2 * width
+    batch = new_tried(TRIED_BLOCK, m, 2, True)
+    exact = new_exact(2)
+    scratch = (np.zeros(m, dtype=np.uint8), np.zeros(2, dtype=np.int64))
+    out = np.zeros(m, dtype=np.uint8)
+    out_sizes = np.zeros(2, dtype=np.int64)
+    kept = 0
+    count = 0
+    for s in range(sequences.shape[0]):
+        first, second = sizes[s, 0], sizes[s, 1]
+        out_sizes[0] = first + width
+        out_sizes[1] = second + width
+        for i in range(first + 1):
+            for j in range(second + 1):
+                out[:i] = sequences[s, :i]
+                out[i:i + width] = block
+                out[i + width:first + width] = sequences[s, i:first]
+                h = first + width
+                out[h:h + j] = sequences[s, first:first + j]
+                out[h + j:h + j + width] = block
+                out[h + j + width:] = sequences[s, first + j:n]
+                for lead in range(2 if flip else 1):
+                    leader = leaders[s] if lead == 0 else 1 - leaders[s]
+                    count = queue_tried(batch, count, out, out_sizes, leader, s, 0)
+                    if count == TRIED_BLOCK:
+                        kept = flush(batch, count, exact, known, found, kept, counts,
+                                     need_mirror, scratch)
+                        count = 0
+    return flush(batch, count, exact, known, found, kept, counts, need_mirror, scratch)
+
+
+# ---- helpers ------------------------------------------------------------------------------
+
+def is_self_mirror(hands, leader) -> bool:
+    """Whether the state loops into a cycle that is its own mirror."""
+    result = play_state(hands, leader)
+    return result.outcome == "loop" and play_state(hands[::-1], 1 - leader).cycle == result.cycle
+
+
+def kept_states(found, kept):
+    """The first ``kept`` states of a ``KeptCycles`` as (hands, leader)."""
+    return [(state_hands(found.sequences[k], found.sizes[k]), int(found.leaders[k]))
+            for k in range(kept)]
+
+
+def half_states(cycles, limit):
+    """Every state of each cycle (the first half of a self-mirror one: the rest are their
+    mirrors), up to ``limit`` states."""
+    states = []
+    for hands, leader in cycles:
+        ring = state_cycle(hands, leader)
+        if is_self_mirror(hands, leader):
+            ring = ring[: (len(ring) + 1) // 2]
+        states.extend(ring)
+        if len(states) >= limit:
+            break
+    return states[:limit]
+
+
+def small_cycles(counts, tries, seed, need_mirror=True):
+    """Cycles (one state each) of random states of the small deck ``counts``."""
+    cards = np.repeat(np.arange(N_VALUES, dtype=np.uint8), counts)
+    met = random_state_cycles(chunk_stream(seed, 0), cards, 2, np.zeros(0, np.int64), tries,
+                              100_000)
+    found = [(state_hands(met.sequences[k], met.sizes[k]), int(met.leaders[k]))
+             for k in range(len(met.leaders))]
+    if need_mirror:
+        found = [(h, lead) for h, lead in found if is_self_mirror(h, lead)]
+    return found, met.tries
+
+
+def grow_pairs(cycles, block, room, flip, need_mirror, limit):
+    """One growth step: ``block`` inserted into both hands of the cycles' states."""
+    states = half_states(cycles, limit)
+    n = sum(len(h) for h in states[0][0])
+    found = new_kept(room, n + 2 * len(block), 2)
+    counts = np.zeros(4, dtype=np.int64)
+    kept = pair_insert(state_arrays(states, n, 2), np.array(block, dtype=np.uint8), flip,
+                       np.zeros(0, dtype=np.int64), found, counts, need_mirror)
+    return kept_states(found, kept), counts, len(states)
+
+
+def describe(hands, leader):
+    r = play_state(hands, leader)
+    return f"{r.period_tricks}/{r.period_cards} {format_state(hands, leader)}"
+
+
+@kernel
+def next_permutation(a):
+    """The next arrangement of ``a`` in lexicographic order, in place; False after the last."""
+    n = a.shape[0]
+    i = n - 2
+    while i >= 0 and a[i] >= a[i + 1]:
+        i -= 1
+    if i < 0:
+        return False
+    j = n - 1
+    while a[j] <= a[i]:
+        j -= 1
+    a[i], a[j] = a[j], a[i]
+    a[i + 1:] = a[i + 1:][::-1].copy()
+    return True
+
+
+@kernel
+def twin_states(hand, shifts, reverse, limit, known, found, counts):
+    """Every arrangement A of the cards ``hand`` (from the one given, in lexicographic
+    order, ``limit`` at most), played as the state (A, A rotated left by r) for each r of
+    ``shifts`` (with ``reverse``: A reversed, then rotated), player 1 leading.  Keeps new
+    cycles in ``found``; returns how many."""
+    half = hand.shape[0]
+    m = 2 * half
+    a = hand.copy()
+    batch = new_tried(TRIED_BLOCK, m, 2, True)
+    exact = new_exact(2)
+    scratch = (np.zeros(m, dtype=np.uint8), np.zeros(2, dtype=np.int64))
+    out = np.zeros(m, dtype=np.uint8)
+    out_sizes = np.zeros(2, dtype=np.int64)
+    out_sizes[0] = half
+    out_sizes[1] = half
+    kept = 0
+    count = 0
+    done = 0
+    while done < limit:
+        out[:half] = a
+        for r in shifts:
+            for k in range(half):
+                out[half + k] = a[half - 1 - (k + r) % half] if reverse else a[(k + r) % half]
+            count = queue_tried(batch, count, out, out_sizes, 0, done, r)
+            if count == TRIED_BLOCK:
+                kept = flush(batch, count, exact, known, found, kept, counts, False, scratch)
+                count = 0
+        done += 1
+        if not next_permutation(a):
+            break
+    return flush(batch, count, exact, known, found, kept, counts, False, scratch)
+
+
+@kernel
+def single_insert(states, block, flip, known, found, counts, need_mirror):
+    """Insert ``block`` at every place of either hand of each of ``states`` (``StateRows``,
+    two players); with ``flip`` also with the other player leading.  Keeps new cycles in
+    ``found`` (``flush``); returns how many."""
+    sequences, sizes, leaders = states
+    n = sequences.shape[1]
+    width = block.shape[0]
+    m = n + width
+    batch = new_tried(TRIED_BLOCK, m, 2, True)
+    exact = new_exact(2)
+    scratch = (np.zeros(m, dtype=np.uint8), np.zeros(2, dtype=np.int64))
+    out = np.zeros(m, dtype=np.uint8)
+    out_sizes = np.zeros(2, dtype=np.int64)
+    kept = 0
+    count = 0
+    for s in range(sequences.shape[0]):
+        for at in range(n + 2):  # hand 1: places 0..first; hand 2: first+1..n+1
+            first = sizes[s, 0]
+            hand = 0 if at <= first else 1
+            place = at if hand == 0 else at - 1
+            out[:place] = sequences[s, :place]
+            out[place:place + width] = block
+            out[place + width:] = sequences[s, place:]
+            out_sizes[0] = first + (width if hand == 0 else 0)
+            out_sizes[1] = n - first + (width if hand == 1 else 0)
+            for lead in range(2 if flip else 1):
+                leader = leaders[s] if lead == 0 else 1 - leaders[s]
+                count = queue_tried(batch, count, out, out_sizes, leader, s, 0)
+                if count == TRIED_BLOCK:
+                    kept = flush(batch, count, exact, known, found, kept, counts, need_mirror,
+                                 scratch)
+                    count = 0
+    return flush(batch, count, exact, known, found, kept, counts, need_mirror, scratch)
+
+
+def grow_single(cycles, block, room, flip, need_mirror, limit):
+    """One growth step: ``block`` inserted at every place of either hand."""
+    states = half_states(cycles, limit)
+    n = sum(len(h) for h in states[0][0])
+    found = new_kept(room, n + len(block), 2)
+    counts = np.zeros(4, dtype=np.int64)
+    kept = single_insert(state_arrays(states, n, 2), np.array(block, dtype=np.uint8), flip,
+                         np.zeros(0, dtype=np.int64), found, counts, need_mirror)
+    return kept_states(found, kept), counts, len(states)
+
+
+SINGLE_BLOCKS = [(0,), (1,), (2,), (3,), (0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3),
+                 (3, 1), (2, 1)]
+PAIR_BLOCKS = [(0,), (1,), (2,), (3,), (0, 0)]
+
+
+def composition(hands):
+    counts = [0] * N_VALUES
+    for hand in hands:
+        for card in hand:
+            counts[card] += 1
+    return tuple(counts)
+
+
+def mirror_growth(seeds, target, room, limit, need_mirror=True, log=print, kinds="sp",
+                  deadline=None):
+    """Breadth-first growth over sizes: every block of ``SINGLE_BLOCKS`` (one hand) and
+    ``PAIR_BLOCKS`` (both hands) into the states of every kept cycle of a size, keeping
+    up to ``room`` new self-mirror cycles (any cycle without ``need_mirror``) per size and
+    composition (at most ``target``).  Returns (cycles of the target deck, tries, levels)."""
+    levels = {}
+    for hands, leader in seeds:
+        levels.setdefault(sum(map(len, hands)), []).append((hands, leader))
+    size = sum(target)
+    tries = 0
+    seen = set()
+    history = []
+    for n in range(min(levels), size):
+        cycles = levels.get(n, [])
+        if deadline and time.perf_counter() > deadline:
+            break
+        if not cycles:
+            continue
+        history.append((n, len(cycles)))
+        log(f"size {n}: {len(cycles)} cycles")
+        by_comp = {}
+        for c in cycles:
+            by_comp.setdefault(composition(c[0]), []).append(c)
+        jobs = [("s", b) for b in SINGLE_BLOCKS] * ("s" in kinds) + \
+            [("p", b) for b in PAIR_BLOCKS] * ("p" in kinds)
+        for kind, block in jobs:
+            add = [0] * N_VALUES
+            for v in block:
+                add[v] += 2 if kind == "p" else 1
+            chosen = [c for comp, cs in by_comp.items()
+                      if all(a + b <= t for a, b, t in zip(comp, add, target, strict=True))
+                      for c in cs]
+            if not chosen:
+                continue
+            grow = grow_single if kind == "s" else grow_pairs
+            grown, counts, _ = grow(chosen, block, room, True, need_mirror, limit)
+            tries += int(counts[0])
+            m = n + sum(2 if kind == "p" else 1 for _ in block)
+            new = 0
+            for hands, leader in grown:
+                key = play_state(hands, leader).cycle
+                if key in seen:
+                    continue
+                seen.add(key)
+                levels.setdefault(m, []).append((hands, leader))
+                new += 1
+            if new:
+                log(f"   {kind}{block}: tries {counts[0]} loops {counts[1]} self-mirror "
+                    f"{counts[2]} new {new} -> size {m}")
+        levels[m] = levels.get(m, [])
+    return levels.get(size, []), tries, history
+
+
+# ---- experiments --------------------------------------------------------------------------
+
+SMALL_DECKS = [(8, 2, 3, 3, 0), (6, 2, 2, 2, 0), (8, 2, 2, 2, 0), (10, 2, 2, 2, 0),
+               (4, 2, 2, 2, 0), (8, 2, 4, 4, 0), (12, 2, 4, 4, 0), (8, 4, 4, 4, 0),
+               (12, 4, 4, 4, 0)]
+# Riccardo Zanotto's looping camicia deal (2017, github.com/drago-96/cavacamisa,
+# infinite/20170217.txt, 0 = plain, 1-3 = J-K): a reference to measure against, never a seed
+ZANOTTO = "1:--K-Q-Q-K-KJ-----KJ-/--J--Q----Q-------J-"
+
+
+def run_fraction(args):
+    """How many of small decks' cycles (random states) are their own mirror."""
+    for counts in SMALL_DECKS:
+        started = time.perf_counter()
+        found, tries = small_cycles(counts, args.tries, args.seed, need_mirror=False)
+        mirrors = [c for c in found if is_self_mirror(*c)]
+        periods = sorted({describe(*c).split()[0] for c in mirrors})
+        print(f"{Deck(counts).spec}: {tries:,} states, {len(found)} cycles, "
+              f"{len(mirrors)} self-mirror {periods}, {time.perf_counter() - started:.1f}s")
+
+
+def run_twins(args):
+    """States (A, A rotated by r), A every arrangement of half the camicia deck."""
+    hand = np.repeat(np.arange(4, dtype=np.uint8), (14, 2, 2, 2))
+    for shifts, reverse in (([0], False), (list(range(1, 20)), False),
+                            (list(range(20)), True)):
+        started = time.perf_counter()
+        found = new_kept(100_000, 40, 2)
+        counts = np.zeros(4, dtype=np.int64)
+        kept = twin_states(hand, np.array(shifts, dtype=np.int64), reverse, args.limit,
+                           np.zeros(0, np.int64), found, counts)
+        mirrors = sum(is_self_mirror(*c) for c in kept_states(found, kept))
+        print(f"shifts {shifts[0]}..{shifts[-1]}{' reversed' if reverse else ''}: "
+              f"{counts[0]:,} states, {counts[1]} loops, {kept} cycles ({mirrors} self-mirror), "
+              f"{time.perf_counter() - started:.1f}s")
+
+
+def run_grow(args):
+    """Self-mirror growth from small decks' self-mirror cycles, breadth first over sizes."""
+    started = time.perf_counter()
+    seeds = []
+    for counts in [(8, 2, 3, 3, 0), (8, 2, 2, 2, 0), (10, 2, 2, 2, 0)]:
+        found, _ = small_cycles(counts, args.tries, args.seed)
+        seeds += found
+    print(f"{len(seeds)} self-mirror seed cycles")
+    final, tries, history = mirror_growth(
+        seeds, Deck.parse("camicia").counts, args.room, args.limit,
+        need_mirror=not args.any_cycle, deadline=started + args.seconds)
+    print(f"cycles per size {history}; {tries:,} tries, {time.perf_counter() - started:.0f}s")
+    for hands, leader in final:
+        result = play_state(hands, leader)
+        hit = (result.period_tricks, result.period_cards) in TARGETS
+        print(("HIT " if hit else "") + describe(hands, leader))
+
+
+def deletions(hands, longest):
+    """States with a run of 1..``longest`` equal cards taken out of one hand, or one card
+    of a value taken out of each hand."""
+    for hand in range(2):
+        cards = hands[hand]
+        for p in range(len(cards)):
+            for k in range(1, longest + 1):
+                if p + k > len(cards) or len(set(cards[p:p + k])) != 1:
+                    break
+                smaller = [list(hands[0]), list(hands[1])]
+                del smaller[hand][p:p + k]
+                yield smaller
+    for i, j in itertools.product(range(len(hands[0])), range(len(hands[1]))):
+        if hands[0][i] == hands[1][j]:
+            smaller = [list(hands[0]), list(hands[1])]
+            del smaller[0][i]
+            del smaller[1][j]
+            yield smaller
+
+
+def plain_runs(cards):
+    """(start, length) of every run of plain cards of a hand, and (None, 0)."""
+    runs = [(None, 0)]
+    for p in range(len(cards)):
+        for k in range(1, len(cards) - p + 1):
+            if any(cards[p:p + k]):
+                break
+            runs.append((p, k))
+    return runs
+
+
+def run_isolation(args):
+    """The reference cycle (Zanotto's deal): its fair deals, its penalty shape's period,
+    and whether any smaller deck's loop lies below it (the inverse of growth and padding)."""
+    from beggar_search.deck import parse_state
+    from beggar_search.reach import reach_state
+
+    hands, leader = parse_state(args.state)
+    print(describe(hands, leader), "self-mirror" if is_self_mirror(hands, leader) else "")
+    started = time.perf_counter()
+    reached = reach_state(hands, leader, deck=Deck.parse("camicia"))
+    print(f"reach: {reached.states} states, {len(reached.fair_deals)} fair deals, "
+          f"{time.perf_counter() - started:.1f}s")
+    ring = state_cycle(hands, leader)
+
+    def shape(state):
+        cards, lead = state
+        return "/".join("".join("-" if c == 0 else "X" for c in h)
+                        for h in (cards[lead], cards[1 - lead]))
+
+    shapes = [shape(s) for s in ring]
+    period = next(k for k in range(1, len(ring) + 1)
+                  if all(shapes[i] == shapes[(i + k) % len(ring)] for i in range(len(ring))))
+    print(f"penalty shape (leader's hand first, penalty values merged) repeats every "
+          f"{period} of {len(ring)} tricks")
+    started = time.perf_counter()
+    level, seen, tries = [(hands, leader)], set(), 0
+    while level:
+        below = []
+        for cycle_hands, cycle_leader in level:
+            for state_hands_, state_leader in state_cycle(cycle_hands, cycle_leader):
+                for smaller in deletions(state_hands_, args.longest):
+                    if not smaller[0] or not smaller[1]:
+                        continue
+                    for lead in (state_leader, 1 - state_leader):
+                        tries += 1
+                        result = play_state(smaller, lead)
+                        if result.outcome == "loop" and result.cycle not in seen:
+                            seen.add(result.cycle)
+                            below.append((smaller, lead))
+        print(f"   one deletion from {len(level)} cycle(s): {len(below)} cycle(s) below "
+              f"{[describe(*c) for c in below[:3]]}")
+        level = below
+    print(f"deletions: {tries:,} states tried, {time.perf_counter() - started:.0f}s")
+    started = time.perf_counter()
+    tries = loops = 0
+    for (first, second), lead in ring:
+        for (p, k), (q, m) in itertools.product(plain_runs(first), plain_runs(second)):
+            if k + m < 2:
+                continue
+            smaller = [first if p is None else first[:p] + first[p + k:],
+                       second if q is None else second[:q] + second[q + m:]]
+            if smaller[0] and smaller[1]:
+                for leading in (lead, 1 - lead):
+                    tries += 1
+                    loops += play_state(smaller, leading).outcome == "loop"
+    print(f"two plain runs (one per hand, 2+ cards) taken out of its cycle states: "
+          f"{tries:,} states, {loops} loops, {time.perf_counter() - started:.0f}s")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    fraction = sub.add_parser("fraction", help=run_fraction.__doc__)
+    fraction.add_argument("--tries", type=int, default=1 << 20)
+    fraction.add_argument("--seed", type=int, default=1)
+    twins = sub.add_parser("twins", help=run_twins.__doc__)
+    twins.add_argument("--limit", type=int, default=10**8, help="arrangements A at most")
+    grow = sub.add_parser("grow", help=run_grow.__doc__)
+    grow.add_argument("--tries", type=int, default=1 << 21, help="random small states a deck")
+    grow.add_argument("--seed", type=int, default=1)
+    grow.add_argument("--room", type=int, default=300, help="new cycles kept per step")
+    grow.add_argument("--limit", type=int, default=5000, help="states a step starts from")
+    grow.add_argument("--seconds", type=float, default=480)
+    grow.add_argument("--any-cycle", action="store_true",
+                      help="keep every cycle, not only self-mirror ones")
+    isolation = sub.add_parser("isolation", help=run_isolation.__doc__)
+    isolation.add_argument("--state", default=ZANOTTO)
+    isolation.add_argument("--longest", type=int, default=6, help="longest run taken out")
+    relabelled = sub.add_parser("relabel", help=run_relabel.__doc__)
+    relabelled.add_argument("--seed", type=int, default=1)
+    relabelled.add_argument("--want", type=int, default=16, help="full-size cycles to seed")
+    args = parser.parse_args()
+    {"fraction": run_fraction, "twins": run_twins, "grow": run_grow,
+     "isolation": run_isolation, "relabel": run_relabel}[args.what](args)
+
+
+
+@kernel
+def relabel_states(states, values, flip, known, found, counts):
+    """Every state of ``states`` with its penalty cards (kept in place) given every
+    arrangement of the penalty values ``values`` (sorted); with ``flip`` either leader.
+    Keeps new cycles in ``found``; returns how many."""
+    sequences, sizes, leaders = states
+    n = sequences.shape[1]
+    batch = new_tried(TRIED_BLOCK, n, 2, True)
+    exact = new_exact(2)
+    scratch = (np.zeros(n, dtype=np.uint8), np.zeros(2, dtype=np.int64))
+    out = np.zeros(n, dtype=np.uint8)
+    places = np.zeros(values.shape[0], dtype=np.int64)
+    kept = 0
+    count = 0
+    for s in range(sequences.shape[0]):
+        k = 0
+        for p in range(n):
+            if sequences[s, p] > 0:
+                places[k] = p
+                k += 1
+        a = values.copy()
+        out[:] = sequences[s]
+        while True:
+            for q in range(k):
+                out[places[q]] = a[q]
+            for lead in range(2 if flip else 1):
+                leader = leaders[s] if lead == 0 else 1 - leaders[s]
+                count = queue_tried(batch, count, out, sizes[s], leader, s, 0)
+                if count == TRIED_BLOCK:
+                    kept = flush(batch, count, exact, known, found, kept, counts, False,
+                                 scratch)
+                    count = 0
+            if not next_permutation(a):
+                break
+    return flush(batch, count, exact, known, found, kept, counts, False, scratch)
+
+
+def relabel(cycles, room=10_000, flip=True):
+    """Cycles met by giving the states of ``cycles`` every arrangement of their penalty
+    values (penalty places kept)."""
+    states = []
+    for hands, leader in cycles:
+        states.extend(state_cycle(hands, leader))
+    n = sum(len(h) for h in states[0][0])
+    values = np.array(sorted(c for c in sum(states[0][0], []) if c), dtype=np.uint8)
+    found = new_kept(room, n, 2)
+    counts = np.zeros(4, dtype=np.int64)
+    kept = relabel_states(state_arrays(states, n, 2), values, flip, np.zeros(0, np.int64),
+                          found, counts)
+    return kept_states(found, kept), counts, len(states)
+
+
+def run_relabel(args):
+    """Every arrangement of the penalty values on the penalty places of every state of
+    (a) the reference cycle, (b) the full-size cycles the ``grow`` seeding meets."""
+    from beggar_search.deck import parse_state
+    from beggar_search.strategies.seeding import skeleton_and_pad
+
+    started = time.perf_counter()
+    seeded = skeleton_and_pad(Deck.parse("camicia"), args.seed, want=args.want)
+    print(f"skeleton and pad (seed {args.seed}): {len(seeded.states)} full-size cycles, "
+          f"{time.perf_counter() - started:.0f}s")
+    for name, cycles in (("reference cycle", [parse_state(ZANOTTO)]),
+                         ("grow seeding's cycles", seeded.states)):
+        started = time.perf_counter()
+        found, counts, states = relabel(cycles)
+        kinds = {}
+        for hands, leader in found:
+            result = play_state(hands, leader)
+            key = (result.period_tricks, result.period_cards, is_self_mirror(hands, leader))
+            kinds[key] = kinds.get(key, 0) + 1
+        hits = [describe(*c) for c in found if is_self_mirror(*c)
+                and tuple(map(int, describe(*c).split()[0].split("/"))) in TARGETS]
+        print(f"{name}: {states} states, {counts[0]:,} relabelled, {counts[1]} loops, "
+              f"{len(found)} cycles (period tricks, cards, self-mirror: count) "
+              f"{sorted(kinds.items())}, hits {hits}, {time.perf_counter() - started:.0f}s")
+
+
+if __name__ == "__main__":
+    main()
