@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 import time
 
 import numpy as np
@@ -27,7 +28,7 @@ from beggar_search.engine.cycles import (
 )
 from beggar_search.engine.game import play_state, state_cycle
 from beggar_search.engine.perturb import random_state_cycles
-from beggar_search.engine.random import chunk_stream
+from beggar_search.engine.random import chunk_stream, shuffle
 from beggar_search.jit import kernel
 
 TARGETS = {(84, 546): 90, (20, 156): 28, (36, 188): 26}  # camicia's self-mirror islands
@@ -144,6 +145,21 @@ def half_states(cycles, limit):
         if len(states) >= limit:
             break
     return states[:limit]
+
+
+def shape_text(hands, leader):
+    """A state's penalty shape: the leader's hand first, every penalty card an X."""
+    return "/".join("".join("-" if c == 0 else "X" for c in hand)
+                    for hand in (hands[leader], hands[1 - leader]))
+
+
+def cover_order(hands, leader):
+    """A cycle's period over the period of its penalty shape (leader's hand first)."""
+    ring = state_cycle(hands, leader)
+    shapes = [shape_text(*state) for state in ring]
+    period = next(k for k in range(1, len(ring) + 1)
+                  if all(shapes[i] == shapes[(i + k) % len(ring)] for i in range(len(ring))))
+    return len(ring) // period
 
 
 def small_cycles(counts, tries, seed, need_mirror=True):
@@ -356,8 +372,13 @@ def run_fraction(args):
         found, tries = small_cycles(counts, args.tries, args.seed, need_mirror=False)
         mirrors = [c for c in found if is_self_mirror(*c)]
         periods = sorted({describe(*c).split()[0] for c in mirrors})
+        covers = {}
+        for c in found:
+            key = ("self-mirror" if is_self_mirror(*c) else "pair", cover_order(*c))
+            covers[key] = covers.get(key, 0) + 1
         print(f"{Deck(counts).spec}: {tries:,} states, {len(found)} cycles, "
-              f"{len(mirrors)} self-mirror {periods}, {time.perf_counter() - started:.1f}s")
+              f"{len(mirrors)} self-mirror {periods}, (kind, period / shape period): cycles "
+              f"{sorted(covers.items())}, {time.perf_counter() - started:.1f}s", flush=True)
 
 
 def run_twins(args):
@@ -425,10 +446,82 @@ def plain_runs(cards):
     return runs
 
 
+def value_family(hands, leader):
+    """Cycles met by changing one card's value in a state of the cycle, then of each cycle
+    so met, until no new one comes (the deck changes with each change)."""
+    started = time.perf_counter()
+    level, seen, tries = [(hands, leader)], {play_state(hands, leader).cycle}, 0
+    while level:
+        changed = []
+        for cycle_hands, cycle_leader in level:
+            for cards, lead in state_cycle(cycle_hands, cycle_leader):
+                for hand, place, value in itertools.product(range(2), range(40), range(4)):
+                    if place >= len(cards[hand]) or cards[hand][place] == value:
+                        continue
+                    other = [list(cards[0]), list(cards[1])]
+                    other[hand][place] = value
+                    for leading in (lead, 1 - lead):
+                        tries += 1
+                        result = play_state(other, leading)
+                        if result.outcome == "loop" and result.cycle not in seen:
+                            seen.add(result.cycle)
+                            changed.append((other, leading))
+        print(f"   one card's value changed in {len(level)} cycle(s): {len(changed)} new: "
+              f"{[(describe(*c).split()[0], Deck(composition(c[0])).spec) for c in changed]}",
+              flush=True)
+        level = changed
+    print(f"value changes: {tries:,} states tried, {len(seen)} cycles in the family, "
+          f"{time.perf_counter() - started:.0f}s", flush=True)
+
+
+def cycles_below(hands, leader, longest):
+    """Cycles met by deleting a run or a pair (``deletions``) from the cycle's states, then
+    from those cycles' states, until none loops."""
+    started = time.perf_counter()
+    level, seen, tries = [(hands, leader)], set(), 0
+    while level:
+        below = []
+        for cycle_hands, cycle_leader in level:
+            for cards, lead in state_cycle(cycle_hands, cycle_leader):
+                for smaller in deletions(cards, longest):
+                    if not smaller[0] or not smaller[1]:
+                        continue
+                    for leading in (lead, 1 - lead):
+                        tries += 1
+                        result = play_state(smaller, leading)
+                        if result.outcome == "loop" and result.cycle not in seen:
+                            seen.add(result.cycle)
+                            below.append((smaller, leading))
+        print(f"   one deletion from {len(level)} cycle(s): {len(below)} cycle(s) below "
+              f"{[describe(*c) for c in below[:3]]}", flush=True)
+        level = below
+    print(f"deletions: {tries:,} states tried, {time.perf_counter() - started:.0f}s",
+          flush=True)
+
+
+def unpadded(states, fewest, most):
+    """(states tried, loops) of ``states`` with a plain run (fewest..most cards in all)
+    taken out of each hand: a loop would be a padded skeleton state."""
+    tries = loops = 0
+    for (first, second), lead in states:
+        for (p, k), (q, m) in itertools.product(plain_runs(first), plain_runs(second)):
+            if not fewest <= k + m <= most:
+                continue
+            smaller = [first if p is None else first[:p] + first[p + k:],
+                       second if q is None else second[:q] + second[q + m:]]
+            if smaller[0] and smaller[1]:
+                for leading in (lead, 1 - lead):
+                    tries += 1
+                    loops += play_state(smaller, leading).outcome == "loop"
+    return tries, loops
+
+
 def run_isolation(args):
     """The reference cycle (Zanotto's deal): its fair deals, its penalty shape's period,
-    and whether any smaller deck's loop lies below it (the inverse of growth and padding)."""
+    its family under value changes, and whether any smaller deck's loop lies below it (the
+    inverse of growth and of padding)."""
     from beggar_search.deck import parse_state
+    from beggar_search.engine.closure import backward_closure
     from beggar_search.reach import reach_state
 
     hands, leader = parse_state(args.state)
@@ -438,53 +531,40 @@ def run_isolation(args):
     print(f"reach: {reached.states} states, {len(reached.fair_deals)} fair deals, "
           f"{time.perf_counter() - started:.1f}s")
     ring = state_cycle(hands, leader)
-
-    def shape(state):
-        cards, lead = state
-        return "/".join("".join("-" if c == 0 else "X" for c in h)
-                        for h in (cards[lead], cards[1 - lead]))
-
-    shapes = [shape(s) for s in ring]
-    period = next(k for k in range(1, len(ring) + 1)
-                  if all(shapes[i] == shapes[(i + k) % len(ring)] for i in range(len(ring))))
     print(f"penalty shape (leader's hand first, penalty values merged) repeats every "
-          f"{period} of {len(ring)} tricks")
+          f"{len(ring) // cover_order(hands, leader)} of {len(ring)} tricks", flush=True)
+    value_family(hands, leader)
+    cycles_below(hands, leader, args.longest)
     started = time.perf_counter()
-    level, seen, tries = [(hands, leader)], set(), 0
-    while level:
-        below = []
-        for cycle_hands, cycle_leader in level:
-            for state_hands_, state_leader in state_cycle(cycle_hands, cycle_leader):
-                for smaller in deletions(state_hands_, args.longest):
-                    if not smaller[0] or not smaller[1]:
-                        continue
-                    for lead in (state_leader, 1 - state_leader):
-                        tries += 1
-                        result = play_state(smaller, lead)
-                        if result.outcome == "loop" and result.cycle not in seen:
-                            seen.add(result.cycle)
-                            below.append((smaller, lead))
-        print(f"   one deletion from {len(level)} cycle(s): {len(below)} cycle(s) below "
-              f"{[describe(*c) for c in below[:3]]}")
-        level = below
-    print(f"deletions: {tries:,} states tried, {time.perf_counter() - started:.0f}s")
-    started = time.perf_counter()
-    tries = loops = 0
-    for (first, second), lead in ring:
-        for (p, k), (q, m) in itertools.product(plain_runs(first), plain_runs(second)):
-            if k + m < 2:
-                continue
-            smaller = [first if p is None else first[:p] + first[p + k:],
-                       second if q is None else second[:q] + second[q + m:]]
-            if smaller[0] and smaller[1]:
-                for leading in (lead, 1 - lead):
-                    tries += 1
-                    loops += play_state(smaller, leading).outcome == "loop"
+    tries, loops = unpadded(ring, 2, 40)
     print(f"two plain runs (one per hand, 2+ cards) taken out of its cycle states: "
-          f"{tries:,} states, {loops} loops, {time.perf_counter() - started:.0f}s")
+          f"{tries:,} states, {loops} loops, {time.perf_counter() - started:.0f}s", flush=True)
+    started = time.perf_counter()
+    store, _, _ = backward_closure(ring, 40, None, None, started)
+    tries, loops = unpadded([store.hands_at(i) for i in range(store.count)], args.fewest,
+                            args.most)
+    print(f"two plain runs ({args.fewest}-{args.most} cards in all, one run per hand) taken "
+          f"out of the {store.count} states of its in-tree: {tries:,} states, {loops} loops, "
+          f"{time.perf_counter() - started:.0f}s")
+
+
+def run_shapes(args):
+    """Random fair camicia states whose penalty shape comes back within --tricks tricks."""
+    cards = np.repeat(np.arange(4, dtype=np.uint8), Deck.parse("camicia").counts[:4])
+    found = np.zeros((10_000, 41), dtype=np.int64)
+    counts = np.zeros(2, dtype=np.int64)
+    started = time.perf_counter()
+    shape_returns(chunk_stream(args.seed, 0), cards, args.tries, args.tricks, found, counts)
+    loops = 0
+    for k in range(min(int(counts[1]), found.shape[0])):
+        sequence = found[k, :40].tolist()
+        loops += play_state([sequence[:20], sequence[20:]], 0).outcome == "loop"
+    print(f"{counts[0]:,} random fair states, {counts[1]} shape returns within {args.tricks} "
+          f"tricks, {loops} of them loop, {time.perf_counter() - started:.0f}s")
 
 
 def main():
+    sys.stdout.reconfigure(line_buffering=True)
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
     fraction = sub.add_parser("fraction", help=run_fraction.__doc__)
@@ -503,12 +583,20 @@ def main():
     isolation = sub.add_parser("isolation", help=run_isolation.__doc__)
     isolation.add_argument("--state", default=ZANOTTO)
     isolation.add_argument("--longest", type=int, default=6, help="longest run taken out")
+    isolation.add_argument("--fewest", type=int, default=8,
+                           help="fewest plain cards taken out of in-tree states")
+    isolation.add_argument("--most", type=int, default=14,
+                           help="most plain cards taken out of in-tree states")
+    shapes = sub.add_parser("shapes", help=run_shapes.__doc__)
+    shapes.add_argument("--tries", type=int, default=4_000_000)
+    shapes.add_argument("--tricks", type=int, default=300)
+    shapes.add_argument("--seed", type=int, default=7)
     relabelled = sub.add_parser("relabel", help=run_relabel.__doc__)
     relabelled.add_argument("--seed", type=int, default=1)
     relabelled.add_argument("--want", type=int, default=16, help="full-size cycles to seed")
     args = parser.parse_args()
     {"fraction": run_fraction, "twins": run_twins, "grow": run_grow,
-     "isolation": run_isolation, "relabel": run_relabel}[args.what](args)
+     "isolation": run_isolation, "relabel": run_relabel, "shapes": run_shapes}[args.what](args)
 
 
 
@@ -549,6 +637,63 @@ def relabel_states(states, values, flip, known, found, counts):
     return flush(batch, count, exact, known, found, kept, counts, False, scratch)
 
 
+@kernel
+def same_shape(state, start, first, lead0):
+    """Whether a state (``rules.State`` arrays) has the penalty places of the start state
+    (cards ``start``, hand 1 of ``first`` cards, ``lead0`` leading), both read leader's hand
+    first; penalty values ignored."""
+    hands, head, size, info = state[0], state[1], state[2], state[5]
+    leader = info[rules.I_LEADER]
+    n = start.shape[0]
+    lead_size = first if lead0 == 0 else n - first
+    if size[leader] != lead_size:
+        return False
+    lead_start = 0 if lead0 == 0 else first
+    other_start = first if lead0 == 0 else 0
+    for i in range(lead_size):
+        if (hands[leader, (head[leader] + i) & rules.RING] > 0) != (start[lead_start + i] > 0):
+            return False
+    other = 1 - leader
+    for i in range(n - lead_size):
+        if (hands[other, (head[other] + i) & rules.RING] > 0) != (start[other_start + i] > 0):
+            return False
+    return True
+
+
+@kernel
+def shape_returns(stream, cards, tries, most_tricks, found, counts):
+    """Random states of ``cards`` (20/20 split, player 1 leading) played up to
+    ``most_tricks`` tricks; a state whose penalty shape comes back (leader's hand first,
+    values ignored) is kept in ``found`` (rows: the state, the tricks, ``counts[1]`` kept).
+    ``counts``: [tries, shape returns]."""
+    n = cards.shape[0]
+    deck = cards.copy()
+    sizes = np.zeros(2, dtype=np.int64)
+    sizes[0] = n // 2
+    sizes[1] = n - n // 2
+    flat = np.zeros((2, rules.CAPACITY), dtype=np.uint8)
+    state = rules.new_state(2)
+    pile = rules.new_pile()
+    for _ in range(tries):
+        shuffle(deck, stream)
+        counts[0] += 1
+        flat[0, :sizes[0]] = deck[:sizes[0]]
+        flat[1, :sizes[1]] = deck[sizes[0]:]
+        rules.load_state(flat, sizes, 0, state[0], state[1], state[2], state[3], state[4],
+                         state[5])
+        for t in range(1, most_tricks + 1):
+            rules.play_trick(state[0], state[1], state[2], state[3], state[4], state[5], pile)
+            if state[5][rules.I_IN] == 1:
+                break
+            if same_shape(state, deck, sizes[0], 0):
+                k = counts[1]
+                if k < found.shape[0]:
+                    found[k, :n] = deck
+                    found[k, n] = t
+                counts[1] += 1
+                break
+
+
 def relabel(cycles, room=10_000, flip=True):
     """Cycles met by giving the states of ``cycles`` every arrangement of their penalty
     values (penalty places kept)."""
@@ -587,7 +732,7 @@ def run_relabel(args):
                 and tuple(map(int, describe(*c).split()[0].split("/"))) in TARGETS]
         print(f"{name}: {states} states, {counts[0]:,} relabelled, {counts[1]} loops, "
               f"{len(found)} cycles (period tricks, cards, self-mirror: count) "
-              f"{sorted(kinds.items())}, hits {hits}, {time.perf_counter() - started:.0f}s")
+              f"{sorted(kinds.items())}, targets met {hits}, {time.perf_counter() - started:.0f}s")
 
 
 if __name__ == "__main__":
