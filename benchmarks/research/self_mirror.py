@@ -1,6 +1,71 @@
 """Self-mirror cycles: how to meet the camicia islands a walk cannot bridge (issue 18).
 
-(docstring with the commands and figures: filled in at the end of the study)
+Three of the camicia deck's four islands of fair-reachable cycles are single cycles that are
+their own mirror (periods 84/546, 20/156, 36/188 tricks/cards; 90, 28 and 26 fair deals).
+This script measures ways to generate that structure from nothing.  None met a target.
+The reference for 84/546 is Riccardo Zanotto's published looping deal (2017,
+github.com/drago-96/cavacamisa, infinite/20170217.txt), ``ZANOTTO`` below: it is used only
+to measure the methods against (what lies around it), never as a seed.
+
+    python benchmarks/research/self_mirror.py fraction   # self-mirror share of small decks
+    python benchmarks/research/self_mirror.py twins      # (A, A rotated) half-deck copies
+    python benchmarks/research/self_mirror.py grow [--any-cycle --room 500 --limit 20000]
+    python benchmarks/research/self_mirror.py shapes     # penalty shapes that come back
+    python benchmarks/research/self_mirror.py relabel    # penalty values re-dealt in place
+    python benchmarks/research/self_mirror.py isolation  # what lies around the 84/546 cycle
+
+Figures (2-core machine shared with other jobs, load 4-9; Dec 2026):
+
+- fraction (2^20 random states a deck, any split and leader, seed 1): 8,2,3,3 (plain,J,Q,K):
+  75 cycles, 4 self-mirror (all 20/180); 8,2,2,2: 6 cycles, 2 self-mirror (10/70);
+  10,2,2,2: 1 cycle, self-mirror (16/72); 12,2,4,4: 5 cycles, none; 4/6,2,2,2, 8,2,4,4 and
+  8/12,4,4,4: no cycle at all (2-3 s a deck).  Many small cycles cover a shorter cycle of
+  their penalty *shape* (penalty places, values merged, leader's hand first): of 8,2,3,3's
+  75, period/shape period is 1 for 33, 2 for 25, 5 for 8, 6 for 5 and 10 for the 4
+  self-mirror ones.
+- twins (player 1 leads): (A, A) for every arrangement A of 14 plain, 2 J, 2 Q, 2 K:
+  3,488,400 states, 0 loops (15 s); (A, A rotated by 1..19): 66,279,600 states, 0 loops
+  (43 s); (A, A reversed and rotated by 0..19): 69,768,000 states, 0 loops (45 s).
+- grow, self-mirror only (seeds: the 7 self-mirror cycles of 2^21 states of 8,2,3,3,
+  8,2,2,2, 10,2,2,2; each size: 13 one-hand blocks (a card, two plain, a penalty card
+  with a plain card, K-J, Q-J) and 5 two-hand pairs (the same card or two plain cards in
+  each hand, every pair of places), either leader, 300 cycles kept a step): self-mirror
+  cycles per size 14:2, 16:11, 17:14, 18:24, 19:45, 20:35, 21:7, 22:2, then none;
+  1,237,804 tries, 35 s.  A jack never goes in (0 loops for every J insertion).  Loops made
+  by inserting into self-mirror cycles are often self-mirror again (plain pairs: 86 of 86,
+  single plain card: 576 of 600; Q or K pairs: 5 of 34), so the property is kept where a
+  loop is kept at all; growth stalls for lack of loops, as skeleton-and-pad's does.
+- grow --any-cycle --room 500 --limit 20000 (every cycle kept): cycles per size 14:2,
+  16:55, 17:311, 18:437, 19:406, 20:328, 21:338, 22:628, 23:924; 75,323,404 tries in
+  532 s; 87 cycles of 24 cards hold every penalty card; padded with 8 plain cards in each
+  hand (one run a hand, every pair of places, either leader): 814,794 tries, 0 loops.
+- shapes: 4,000,000 random fair camicia states played up to 300 tricks: the penalty shape
+  never came back (0; the 84/546 reference comes back after 14 tricks), 50 s.
+- relabel: every arrangement of the 12 penalty values over the penalty places of every
+  state, either leader.  The reference cycle's 84 states: 5,821,200 states, 252 loops, all
+  into the reference cycle itself (15 s).  The 16 full-size cycles that the ``grow``
+  seeding (skeleton and pad, seed 1, 276 s) meets, 726 states: 50,311,800 states,
+  9,504 loops into 25 cycles (16 x 33/232, 1 x 33/233, 8 x 66/464), none self-mirror,
+  no target (31 s).  Relabelling does not cross from the seeding's island.
+- isolation (the reference, ``ZANOTTO``): reach 2,430 states, 90 fair deals (it is the
+  90-deal island).  Its penalty shape repeats every 14 of its 84 tricks: 14 tricks take a
+  state to its mirror with the five Q/K cards of "--K-Q-Q-K-K" permuted (order 3), so the
+  cycle is a 6-fold cover of a 14-trick shape cycle.  Changing one card's value, again
+  and again, reaches a closed family of 8 cycles (28/182 in plain=28,J=4,Q=3,K=5 and
+  Q=6,K=2; 96/546 and 32/182 with 27 plain and 5 J; all self-mirror) and nothing else
+  (115,200 states).  Taking out of any of its 84 states any card, two neighbouring cards,
+  a run of up to 6 equal cards or a same-valued card from each hand (93,284 states, either
+  leader) loops once (84/534, 39 cards) and from there never: no growth step of
+  ``seeding`` (one card or a two-card block at a time) from any smaller loop can make
+  it.  Taking one plain run out of each hand (2+ cards in all) of its cycle states:
+  165,432 states, 0 loops; 8-14 plain cards out of any of its 2,430 in-tree states:
+  228,684 states, 0 loops: no 26-32 card skeleton padded as ``pad_runs`` pads meets it.
+
+So the 84/546 island is rigid: no smaller loop lies below it, no value change leaves its
+8-cycle family, relabelling and kicks from the seeding's island do not reach it.  A
+method that meets it from nothing has to build the whole 40-card state at once: exhaustive
+search of a structured subspace (the census), or a solver for the mirror-with-relabelling
+condition T^k(S) = mirror(relabel(S)) seen above.  Not built here.
 """
 
 from __future__ import annotations
@@ -306,7 +371,8 @@ def mirror_growth(seeds, target, room, limit, need_mirror=True, log=print, kinds
     """Breadth-first growth over sizes: every block of ``SINGLE_BLOCKS`` (one hand) and
     ``PAIR_BLOCKS`` (both hands) into the states of every kept cycle of a size, keeping
     up to ``room`` new self-mirror cycles (any cycle without ``need_mirror``) per size and
-    composition (at most ``target``).  Returns (cycles of the target deck, tries, levels)."""
+    composition (at most ``target``).  Returns (cycles per size, tries, (size, cycles) per
+    size reached)."""
     levels = {}
     for hands, leader in seeds:
         levels.setdefault(sum(map(len, hands)), []).append((hands, leader))
@@ -352,7 +418,7 @@ def mirror_growth(seeds, target, room, limit, need_mirror=True, log=print, kinds
                 log(f"   {kind}{block}: tries {counts[0]} loops {counts[1]} self-mirror "
                     f"{counts[2]} new {new} -> size {m}")
         levels[m] = levels.get(m, [])
-    return levels.get(size, []), tries, history
+    return levels, tries, history
 
 
 # ---- experiments --------------------------------------------------------------------------
@@ -405,24 +471,39 @@ def run_grow(args):
         found, _ = small_cycles(counts, args.tries, args.seed)
         seeds += found
     print(f"{len(seeds)} self-mirror seed cycles")
-    final, tries, history = mirror_growth(
+    levels, tries, history = mirror_growth(
         seeds, Deck.parse("camicia").counts, args.room, args.limit,
         need_mirror=not args.any_cycle, deadline=started + args.seconds)
     print(f"cycles per size {history}; {tries:,} tries, {time.perf_counter() - started:.0f}s")
-    for hands, leader in final:
+    for hands, leader in levels.get(40, []):
         result = play_state(hands, leader)
         hit = (result.period_tricks, result.period_cards) in TARGETS
         print(("HIT " if hit else "") + describe(hands, leader))
+    target = Deck.parse("camicia").counts
+    skeletons = [c for n, cycles in levels.items() if n < 40 and (40 - n) % 2 == 0
+                 for c in cycles if composition(c[0])[1:] == target[1:]]
+    print(f"{len(skeletons)} cycles kept hold every penalty card and an even number of "
+          f"plain cards less than the deck")
+    for hands, leader in skeletons:
+        run = (40 - sum(map(len, hands))) // 2
+        started = time.perf_counter()
+        grown, counts, states = grow_pairs([(hands, leader)], (0,) * run, 100, True, False,
+                                           args.limit)
+        print(f"   {describe(hands, leader)} padded with {run} plain cards in each hand "
+              f"(every pair of places, either leader): {counts[0]:,} tries, {counts[1]} loops, "
+              f"{counts[2]} self-mirror, {[describe(*c) for c in grown]}, "
+              f"{time.perf_counter() - started:.0f}s")
 
 
 def deletions(hands, longest):
-    """States with a run of 1..``longest`` equal cards taken out of one hand, or one card
-    of a value taken out of each hand."""
+    """States with two neighbouring cards or a run of 1..``longest`` equal cards taken out
+    of one hand (the inverse of every block ``seeding`` grows by), or one card of a value
+    taken out of each hand."""
     for hand in range(2):
         cards = hands[hand]
         for p in range(len(cards)):
             for k in range(1, longest + 1):
-                if p + k > len(cards) or len(set(cards[p:p + k])) != 1:
+                if p + k > len(cards) or (k > 2 and len(set(cards[p:p + k])) != 1):
                     break
                 smaller = [list(hands[0]), list(hands[1])]
                 del smaller[hand][p:p + k]
