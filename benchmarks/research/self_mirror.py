@@ -31,7 +31,9 @@ Figures (2-core machine shared with other jobs, load 4-9; Dec 2026):
   with a plain card, K-J, Q-J) and 5 two-hand pairs (the same card or two plain cards in
   each hand, every pair of places), either leader, 300 cycles kept a step): self-mirror
   cycles per size 14:2, 16:11, 17:14, 18:24, 19:45, 20:35, 21:7, 22:2, then none;
-  1,237,804 tries, 35 s.  A jack never goes in (0 loops for every J insertion).  Loops made
+  1,237,804 tries, 35-41 s.  The third jack never goes in: the blocks holding a jack
+  (J alone, J and a plain card, K-J, Q-J, a J in each hand) made 462,724 tries, 360
+  loops, none of them self-mirror (2 J is all the seeds hold).  Loops made
   by inserting into self-mirror cycles are often self-mirror again (plain pairs: 86 of 86,
   single plain card: 576 of 600; Q or K pairs: 5 of 34), so the property is kept where a
   loop is kept at all; growth stalls for lack of loops, as skeleton-and-pad's does.
@@ -414,7 +416,7 @@ def mirror_growth(seeds, target, room, limit, need_mirror=True, log=print, kinds
                 seen.add(key)
                 levels.setdefault(m, []).append((hands, leader))
                 new += 1
-            if new:
+            if new or counts[1] or any(v == 1 for v in block):
                 log(f"   {kind}{block}: tries {counts[0]} loops {counts[1]} self-mirror "
                     f"{counts[2]} new {new} -> size {m}")
         levels[m] = levels.get(m, [])
