@@ -42,7 +42,7 @@ Figures (2-core machine shared with other jobs, load 4-9; Dec 2026):
   532 s; 87 cycles of 24 cards hold every penalty card; padded with 8 plain cards in each
   hand (one run a hand, every pair of places, either leader): 814,794 tries, 0 loops.
 - shapes: 4,000,000 random fair camicia states played up to 300 tricks: the penalty shape
-  never came back (0; the 84/546 reference comes back after 14 tricks), 50 s.
+  never came back (0; the 84/546 reference comes back after 14 tricks), 42-50 s.
 - relabel: every arrangement of the 12 penalty values over the penalty places of every
   state, either leader.  The reference cycle's 84 states: 5,821,200 states, 252 loops, all
   into the reference cycle itself (15 s).  The 16 full-size cycles that the ``grow``
