@@ -68,6 +68,14 @@ S_TWO = S_WIN1 + 8  # two players left in: the 2-player lockstep plays the rest
 
 
 @inlined_kernel
+def _load_slot(state, g, slot, mask):
+    """One player slot's hand of lane group ``g`` (each word ANDed with ``mask``: all ones,
+    or none for the fourth slot of a 3-player game)."""
+    return (state[(F_PEN + slot) * LANES + g] & mask, state[(F_LO + slot) * LANES + g] & mask,
+            state[(F_HI + slot) * LANES + g] & mask, state[(F_N + slot) * LANES + g] & mask)
+
+
+@inlined_kernel
 def _store_slot(state, g, slot, pen, lo, hi, n):
     """Store one player slot's hand (penalty bits, card bits, size) of lane group ``g``."""
     state[(F_PEN + slot) * LANES + g] = pen
@@ -99,22 +107,10 @@ def _step(state, limit, slots):
     fourth = -np.int64(len(slots) == 4)
     finished = np.int64(0)
     for g in range(LANES):
-        pen0 = state[(F_PEN + 0) * LANES + g]
-        pen1 = state[(F_PEN + 1) * LANES + g]
-        pen2 = state[(F_PEN + 2) * LANES + g]
-        pen3 = state[(F_PEN + 3) * LANES + g] & fourth
-        lo0 = state[(F_LO + 0) * LANES + g]
-        lo1 = state[(F_LO + 1) * LANES + g]
-        lo2 = state[(F_LO + 2) * LANES + g]
-        lo3 = state[(F_LO + 3) * LANES + g] & fourth
-        hi0 = state[(F_HI + 0) * LANES + g]
-        hi1 = state[(F_HI + 1) * LANES + g]
-        hi2 = state[(F_HI + 2) * LANES + g]
-        hi3 = state[(F_HI + 3) * LANES + g] & fourth
-        n0 = state[(F_N + 0) * LANES + g]
-        n1 = state[(F_N + 1) * LANES + g]
-        n2 = state[(F_N + 2) * LANES + g]
-        n3 = state[(F_N + 3) * LANES + g] & fourth
+        pen0, lo0, hi0, n0 = _load_slot(state, g, 0, -one)
+        pen1, lo1, hi1, n1 = _load_slot(state, g, 1, -one)
+        pen2, lo2, hi2, n2 = _load_slot(state, g, 2, -one)
+        pen3, lo3, hi3, n3 = _load_slot(state, g, 3, fourth)
         ppen = state[F_PPEN * LANES + g]
         plo = state[F_PLO * LANES + g]
         phi = state[F_PHI * LANES + g]
