@@ -10,7 +10,7 @@ import numpy as np
 from ..ranked import RANKS, RankedDeal, RankedDeck
 from ..slaps import SlapRules
 from . import ers, rules
-from .game import Result, TrickRecord, mark_cycle
+from .game import Result, TrickRecord, game_states, mark_cycle
 from .rules import RESULT_LEN
 
 
@@ -90,3 +90,22 @@ def trace(deal: RankedDeal | str | Sequence, slap_rules: SlapRules | None = None
         records.append(record)
     mark_cycle(records, result)
     return records, result
+
+
+def state_cycle(hands: Sequence[Sequence[int]], leader: int = 0,
+                slap_rules: SlapRules | None = None):
+    """The states ``(hands, leader)`` of the cycle a state plays into under deterministic
+    slap rules, from the first one met (or [] when its game ends)."""
+    slap_rules = slap_rules or SlapRules()
+    if not slap_rules.deterministic:
+        raise ValueError("under odds a game has no cycle")
+    result = play_state(hands, leader, slap_rules)
+    if result.outcome != "loop":
+        return []
+    slaps = slap_rules.arrays(len(hands))
+    stream = np.zeros(4, dtype=np.int64)  # drawn on under odds only
+
+    def trick(state, pile):
+        ers.play_trick(*state.arrays(), pile, slaps, stream)
+
+    return game_states(hands, leader, result.preperiod_tricks, result.period_tricks, trick)

@@ -184,16 +184,23 @@ def cycle_states(deal: Deal | str | Sequence, deck: Deck | str | None = None):
     return state_cycle(as_deal(deal, deck).hands, 0)
 
 
-def _states(hands: Sequence[Sequence[int]], leader: int, skip: int, count: int):
-    """``count`` consecutive trick-boundary states of a game, after its first ``skip`` tricks."""
+def _bmn_trick(state: rules.State, pile) -> None:
+    rules.play_trick(*state.arrays(), pile)
+
+
+def game_states(hands: Sequence[Sequence[int]], leader: int, skip: int, count: int,
+                trick=_bmn_trick):
+    """``count`` consecutive trick-boundary states of a game, after its first ``skip`` tricks;
+    ``trick(state, pile)`` plays one trick of a ``rules.State`` (Beggar-my-neighbour's by
+    default; ``ers_game`` passes Egyptian ratscrew's)."""
     state = rules.State.from_hands(hands, leader)
     pile = rules.new_pile()
     for _ in range(skip):
-        rules.play_trick(*state.arrays(), pile)
+        trick(state, pile)
     states = []
     for index in range(count):
         if index:
-            rules.play_trick(*state.arrays(), pile)
+            trick(state, pile)
         states.append((state.hand_list(), state.leader))
     return states
 
@@ -203,7 +210,7 @@ def state_cycle(hands: Sequence[Sequence[int]], leader: int = 0):
     result = play_state(hands, leader)
     if result.outcome != "loop":
         return []
-    return _states(hands, leader, result.preperiod_tricks, result.period_tricks)
+    return game_states(hands, leader, result.preperiod_tricks, result.period_tricks)
 
 
 def trajectory(hands: Sequence[Sequence[int]], leader: int = 0,
@@ -216,4 +223,4 @@ def trajectory(hands: Sequence[Sequence[int]], leader: int = 0,
     """
     result = play_state(hands, leader, max_tricks)
     count = result.tricks if result.outcome == "loop" else result.tricks + 1
-    return _states(hands, leader, 0, count)
+    return game_states(hands, leader, 0, count)
