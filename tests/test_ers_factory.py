@@ -41,10 +41,14 @@ def ers_params(deck, policy, starts=(), **more):
 
 
 def factory_cycles(tmp_path, params, workers=1):
+    """A factory run's summary, its catalogue and its looping deals by cycle."""
     with Store(tmp_path / f"f{workers}.sqlite") as store:
         summary = driver.start(store, "factory", params, workers, quiet=True)
         assert summary["status"] == "done"
-        return summary, store.cycles(summary["run"])
+        loops = {}
+        for game in store.games(summary["run"], "loops"):
+            loops.setdefault(game["cycle"], set()).add(game["deal"])
+        return summary, store.cycles(summary["run"]), loops
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -54,10 +58,14 @@ def test_from_one_looping_deal_the_walk_finds_every_cycle_and_each_replays(tmp_p
     truth = census(SMALL, policy)
     assert len(truth) == 6
     start = min(min(deals) for deals in truth.values())
-    summary, rows = factory_cycles(tmp_path, ers_params(SMALL, policy, [start]))
+    summary, rows, loops = factory_cycles(tmp_path, ers_params(SMALL, policy, [start]))
     assert summary["game"] == "ers" and summary["slap_policy"] == policy
     found = {row["cycle"]: row for row in rows}
     assert set(truth) <= set(found)
+    assert loops == truth  # every fair deal of every cycle (the in-trees), and no other
+    for row in rows:
+        assert row["reach_complete"] == 1 and row["fair_deals"] == len(truth.get(row["cycle"], ()))
+        assert row["deals"] == row["fair_deals"]
     slaps = SlapRules.parse("pair", policy, True, 2)
     for row in rows:
         hands, leader = parse_ranked_state(row["state"])
@@ -121,7 +129,7 @@ def test_a_ratscrew_factory_run_does_not_depend_on_the_workers(tmp_path):
     fields = ("cycle", "state", "generation", "parent", "move", "mirror")
     catalogues = []
     for workers in (1, 2):
-        summary, rows = factory_cycles(tmp_path, params, workers)
+        summary, rows, _ = factory_cycles(tmp_path, params, workers)
         catalogues.append((summary["deals"], sorted(tuple(r[f] for f in fields)
                                                      for r in rows)))
     assert catalogues[0] == catalogues[1]
@@ -142,5 +150,6 @@ def test_ten_card_deck_every_fair_reachable_cycle_from_one_deal(tmp_path, policy
             1, quiet=True)
         truth = {row["cycle"]: row["example"] for row in store.cycles(summary["run"])}
     assert len(truth) == 180
-    _, rows = factory_cycles(tmp_path, ers_params(spec, policy, [min(truth.values())]))
+    _, rows, loops = factory_cycles(tmp_path, ers_params(spec, policy, [min(truth.values())]))
     assert set(truth) <= {row["cycle"] for row in rows}
+    assert set(loops) == set(truth)

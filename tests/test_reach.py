@@ -14,7 +14,7 @@ from beggar_search.cli import cli
 from beggar_search.deck import Deal, Deck, format_hands
 from beggar_search.engine import play, play_state, rules
 from beggar_search.engine.batch import next_permutation
-from beggar_search.engine.closure import pack_state, unpack_state
+from beggar_search.engine.closure import POW5, POW13, pack_state, unpack_state
 from beggar_search.engine.game import cycle_name
 from beggar_search.reach import NoLoop, reach, reach_state
 
@@ -165,21 +165,22 @@ def test_no_loop():
         reach(NESSLER)
 
 
-def test_packing_round_trip():
+@pytest.mark.parametrize(("powers", "base"), [(POW5, 5), (POW13, 13)])
+def test_packing_round_trip(powers, base):
     rng = np.random.default_rng(3)
     for _ in range(200):
         players = int(rng.integers(2, 9))
         n = int(rng.integers(players, 65))
-        cards = rng.integers(0, 5, n).astype(np.uint8)
+        cards = rng.integers(0, base, n).astype(np.uint8)
         sizes = np.array(sorted(rng.integers(0, n + 1, players - 1)), dtype=np.int64)
         sizes = np.diff(np.concatenate(([0], sizes, [n])))
         flat, _ = rules.pack_hands(hands_of(cards, sizes))
         leader = int(rng.integers(players))
-        key = np.zeros(1 + -(-n // 27), dtype=np.int64)
-        pack_state(flat, sizes, leader, key)
+        key = np.zeros(1 + -(-n // len(powers)), dtype=np.int64)
+        pack_state(flat, sizes, leader, key, powers)
         back = np.zeros_like(flat)
         back_sizes = np.zeros(players, dtype=np.int64)
-        assert unpack_state(key, back, back_sizes) == leader
+        assert unpack_state(key, back, back_sizes, powers) == leader
         assert (back_sizes == sizes).all() and (back == flat).all()
 
 

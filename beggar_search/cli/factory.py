@@ -187,9 +187,10 @@ def factory(starts, ignore_known, move_names, blocks, kick, seeding, deck_spec, 
     `export --what cycles` lists the family; `plot family` draws it.
 
     With --game ers (Egyptian ratscrew, deterministic slap policies: none, first:P, turn)
-    the same moves and kicks work on ranked states, played by the ratscrew kernel; its
-    cycles are catalogued without in-trees or fair deals (no backward search yet), and
-    --seeding grow is not available.
+    the same moves and kicks work on ranked states, played by the ratscrew kernel, and
+    each cycle's in-tree and fair deals come from ratscrew's backward search; under
+    first:P renaming the players is another game, so cycles have no mirrors.  --seeding
+    grow is not available there.
     """
     deck = game.deck(deck_spec)
     states = _cycle_game(game, players)

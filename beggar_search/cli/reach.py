@@ -7,6 +7,7 @@ import click
 from ..deck import Deal, parse_state
 from ..reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
 from .common import STATES, UserError, deck_option, emit, json_option, open_store, parse_deck
+from .game import GameChoice, game_options
 from .options import db_option
 
 
@@ -57,8 +58,9 @@ def _start(text: str, deck_spec: str, db_path: str):
               show_default=True, metavar="N", help="Stop after finding N states.")
 @click.option("--seconds", type=click.FloatRange(min=0), default=None, metavar="S",
               help="Stop after S seconds.")
+@game_options
 @json_option
-def reach(deal_text, deck_spec, db_path, max_states, seconds, as_json):
+def reach(deal_text, deck_spec, db_path, max_states, seconds, game, as_json):
     """Search backwards from the cycle DEAL loops on: every state that enters it.
 
     Instead of a deal, give a cycle id from the results file (`export --what cycles`).
@@ -67,10 +69,37 @@ def reach(deal_text, deck_spec, db_path, max_states, seconds, as_json):
     any of them takes to get there, and the fair deals among them: the even split
     with player 1 to lead, and (two players) with player 2 to lead, written with
     the hands swapped.  A budget that stops the search is reported as incomplete.
+
+    With --game ers: a ranked DEAL (with its --deck) and a deterministic --slap-policy
+    (none, first:P or turn; under odds a game is not a function of the deal).
     """
-    hands, leader, deck, source = _start(deal_text, deck_spec, db_path)
+    if game.ers:
+        hands, leader, deck, source, slap_rules = _start_ers(deal_text, deck_spec, game)
+    else:
+        hands, leader, deck, source = _start(deal_text, deck_spec, db_path)
+        slap_rules = None
     try:
-        result = reach_state(hands, leader, deck, max_states=max_states, seconds=seconds)
+        result = reach_state(hands, leader, deck, max_states=max_states, seconds=seconds,
+                             slap_rules=slap_rules)
     except NoLoop as error:
         raise UserError(f"{source}: {error}") from None
-    emit({"from": source, **result.to_dict()}, as_json, summary(source, result))
+    data = {"from": source, **result.to_dict()}
+    if slap_rules is not None:
+        data.update(slap_rules.to_params())
+    emit(data, as_json, summary(source, result))
+
+
+def _start_ers(text: str, deck_spec: str, game: GameChoice):
+    """``_start`` for Egyptian ratscrew: a ranked deal only, and its slap rules (one line
+    under odds)."""
+    from ..ranked import RankedDeal
+
+    if re.fullmatch(r"[0-9a-f]{16}", text.strip().lower()):
+        raise UserError("reach --game ers takes a deal, not a cycle id")
+    deal = RankedDeal.parse(text, game.deck(deck_spec))
+    slap_rules = game.slaps(deal.players)
+    if not slap_rules.deterministic:
+        raise UserError(f"slap policy {slap_rules.policy_spec}: a game is not a function of the "
+                        "deal, so it has no cycle to search backwards from (use none, first:P "
+                        "or turn)")
+    return [list(hand) for hand in deal.hands], 0, deal.deck, str(deal), slap_rules

@@ -104,7 +104,8 @@ def new_predecessors(room, players):
 
 
 @kernel
-def _popcount(mask):
+def popcount(mask):
+    """Number of bits set in ``mask``."""
     count = 0
     while mask:
         count += mask & 1
@@ -169,7 +170,7 @@ def _replay(trick, scratch, found, count):
     owed = 0
     last_penalty = -1
     out_mask = ((1 << players) - 1) & ~in_mask
-    players_in = _popcount(in_mask)
+    players_in = popcount(in_mask)
     for p in range(players):
         laid[p] = 0
     top = 0
@@ -273,7 +274,7 @@ def predecessors_into(tflat, tsizes, winner, found, scratch):
         subset = 0
         while True:
             in_mask = (full & ~empty_mask) | subset
-            if _popcount(in_mask) >= 2:
+            if popcount(in_mask) >= 2:
                 for leader in range(players):
                     if (in_mask >> leader) & 1:
                         trick = Trick(tflat, tsizes, winner, length, leader, in_mask)

@@ -44,6 +44,41 @@ def play(deal: RankedDeal | str | Sequence, slap_rules: SlapRules | None = None,
     return play_state(deal.hands, 0, slap_rules, max_tricks)
 
 
+def trick_function(slap_rules: SlapRules, players: int):
+    """One trick of Egyptian ratscrew under ``slap_rules`` as ``game.game_states`` takes it
+    (``trick(state, pile)`` on a ``rules.State``); a deterministic policy never draws on the
+    stream, which is zero."""
+    slaps = slap_rules.arrays(players)
+    stream = np.zeros(4, dtype=np.int64)
+
+    def trick(state: rules.State, pile) -> None:
+        ers.play_trick(*state.arrays(), pile, slaps, stream)
+
+    return trick
+
+
+def state_cycle(hands: Sequence[Sequence[int]], leader: int = 0,
+                slap_rules: SlapRules | None = None):
+    """The states of the cycle that a state plays into under a deterministic policy, from the
+    first one met (or [] when the game ends), as ``game.state_cycle``."""
+    slap_rules = slap_rules or SlapRules()
+    result = play_state(hands, leader, slap_rules)
+    if result.outcome != "loop":
+        return []
+    return game_states(hands, leader, result.preperiod_tricks, result.period_tricks,
+                       trick_function(slap_rules, len(hands)))
+
+
+def trajectory(hands: Sequence[Sequence[int]], leader: int = 0,
+               slap_rules: SlapRules | None = None, max_tricks: int | None = None):
+    """Every trick-boundary state of a game under a deterministic policy, as
+    ``game.trajectory``: to its last state, or a loop up to its first repeat."""
+    slap_rules = slap_rules or SlapRules()
+    result = play_state(hands, leader, slap_rules, max_tricks)
+    count = result.tricks if result.outcome == "loop" else result.tricks + 1
+    return game_states(hands, leader, 0, count, trick_function(slap_rules, len(hands)))
+
+
 @dataclass
 class RankedTrickRecord(TrickRecord):
     """One trick of a traced Egyptian ratscrew game; ``slapper`` is who slapped (from 1),
@@ -90,22 +125,3 @@ def trace(deal: RankedDeal | str | Sequence, slap_rules: SlapRules | None = None
         records.append(record)
     mark_cycle(records, result)
     return records, result
-
-
-def state_cycle(hands: Sequence[Sequence[int]], leader: int = 0,
-                slap_rules: SlapRules | None = None):
-    """The states ``(hands, leader)`` of the cycle a state plays into under deterministic
-    slap rules, from the first one met (or [] when its game ends)."""
-    slap_rules = slap_rules or SlapRules()
-    if not slap_rules.deterministic:
-        raise ValueError("under odds a game has no cycle")
-    result = play_state(hands, leader, slap_rules)
-    if result.outcome != "loop":
-        return []
-    slaps = slap_rules.arrays(len(hands))
-    stream = np.zeros(4, dtype=np.int64)  # drawn on under odds only
-
-    def trick(state, pile):
-        ers.play_trick(*state.arrays(), pile, slaps, stream)
-
-    return game_states(hands, leader, result.preperiod_tricks, result.period_tricks, trick)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -189,10 +189,10 @@ def _bmn_trick(state: rules.State, pile) -> None:
 
 
 def game_states(hands: Sequence[Sequence[int]], leader: int, skip: int, count: int,
-                trick=_bmn_trick):
+                trick: Callable = _bmn_trick):
     """``count`` consecutive trick-boundary states of a game, after its first ``skip`` tricks;
-    ``trick(state, pile)`` plays one trick of a ``rules.State`` (Beggar-my-neighbour's by
-    default; ``ers_game`` passes Egyptian ratscrew's)."""
+    ``trick(state, pile)`` plays one trick on a ``rules.State`` (the game's; by default
+    Beggar-my-neighbour's)."""
     state = rules.State.from_hands(hands, leader)
     pile = rules.new_pile()
     for _ in range(skip):

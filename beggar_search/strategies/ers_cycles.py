@@ -10,7 +10,9 @@ that makes every search kernel play ratscrew, see ``engine.exact``).  What diffe
 - renamings: under ``none`` and ``turn`` every rotation of the players keeps the game
   (``turn`` names the player after the one who laid the card); under ``first:P`` none
   does (player P wins every slap), so each cycle is a class of its own and has no mirror;
-- ``odds`` has no cycles: refused.
+- ``odds`` has no cycles: refused;
+- in-trees and fair deals come from ratscrew's own backward search (``reach.reach_state``
+  with the slap rules, ``engine/ers_backward.py``).
 """
 
 from __future__ import annotations
@@ -19,17 +21,12 @@ import numpy as np
 
 from ..engine import batch, ers, ers_game
 from ..engine.rules import RESULT_LEN, pack_hands
-from ..ranked import (
-    RankedDeal,
-    RankedDeck,
-    format_ranked_hands,
-    format_ranked_state,
-    parse_ranked_state,
-)
+from ..ranked import RankedDeal, RankedDeck, format_ranked_state, parse_ranked_state
 from ..slaps import SlapRules
 from .loops import record_row, rotations
 
 SYMMETRIC_POLICIES = ("none", "turn")  # renaming the players (a rotation) keeps the game
+WARM_DECK, WARM_DEAL = "8=2,9=2,T=1,J=2,Q=1", "88J9/J9TQ"  # loops under none, turn, first:1
 
 
 class ErsCycles:
@@ -94,8 +91,12 @@ class ErsCycles:
         return record_row(recorder, position, row, ranked.sequence)
 
     def reach(self, hands, leader: int, deck, max_states: int):
-        """The cycle's in-tree: none yet for ratscrew (no backward search)."""
-        return None
+        """The in-tree of the cycle the state plays into, searched backwards under the
+        run's slap rules (``reach.reach_state``; fair deals in ranks)."""
+        from ..reach import reach_state
+
+        return reach_state(hands, leader, deck, max_states=max_states,
+                           slap_rules=self.slap_rules)
 
     @staticmethod
     def tiny(players: int):
@@ -103,7 +104,11 @@ class ErsCycles:
         return f"2={players},J=1,Q={players - 1}", [[0, 9]] + [[0, 10]] * (players - 1)
 
     def warm_up(self) -> None:
-        """Compile the replay of a fair deal (the tiny deck's, looping or not)."""
-        spec, hands = self.tiny(self.players)
-        deck = RankedDeck.parse(spec)
-        self.record_loop(batch.new_recorder(0, deck.size), 0, format_ranked_hands(hands), deck)
+        """Compile the backward search and the replay of a fair deal, on a looping deal of a
+        tiny deck (the backward search compiles once, whatever the slap rules)."""
+        deck = RankedDeck.parse(WARM_DECK)
+        hands = RankedDeal.parse(WARM_DEAL, deck).hands
+        result = self.play_state(hands, 0)
+        if result.outcome == "loop":
+            self.reach(hands, 0, deck, 3000)
+        self.record_loop(batch.new_recorder(0, deck.size), 0, WARM_DEAL, deck)
