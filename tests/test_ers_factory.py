@@ -19,22 +19,22 @@ SMALL = "8=2,9=2,T=1,J=2,Q=1"  # 5,040 deals; 6 cycles under each policy (census
 POLICIES = ("none", "turn", "first:1")
 
 
-def census(spec: str, policy: str) -> dict[str, set[str]]:
+def census(spec: str, policy: str, players: int = 2) -> dict[str, set[str]]:
     """Every fair looping deal of a ranked deck under ``policy``, by cycle (brute force)."""
     deck = RankedDeck.parse(spec)
-    slaps = SlapRules.parse("pair", policy, True, 2)
+    slaps = SlapRules.parse("pair", policy, True, players)
     truth = {}
     for sequence in set(itertools.permutations(deck.sorted_cards().tolist())):
-        deal = RankedDeal.from_sequence(sequence, 2, deck)
+        deal = RankedDeal.from_sequence(sequence, players, deck)
         result = ers_game.play(deal, slaps)
         if result.outcome == "loop":
             truth.setdefault(result.cycle, set()).add(str(deal))
     return truth
 
 
-def ers_params(deck, policy, starts=(), **more):
+def ers_params(deck, policy, starts=(), players=2, **more):
     return FactoryStrategy.prepare({
-        "deck": deck, "players": 2, "seed": 7, "top_k": 0, "max_tricks": None,
+        "deck": deck, "players": players, "seed": 7, "top_k": 0, "max_tricks": None,
         "chunk_size": 3000, "hours": None, "starts": list(starts), "seed_chunks": 0,
         "kicks": [], "game": "ers", "slap_rules": "pair", "slap_policy": policy,
         "slap_in": True, **more})
@@ -80,6 +80,21 @@ def test_from_one_looping_deal_the_walk_finds_every_cycle_and_each_replays(tmp_p
             assert row["mirror"] is None and row["own_mirror"] is None
         else:
             assert found[row["mirror"]]["mirror"] == row["cycle"]
+
+
+@pytest.mark.parametrize("policy", ["turn", "first:1"])
+def test_three_players_every_fair_deal_of_every_cycle_and_renamed_copy(tmp_path, policy):
+    """Three players: under turn a cycle's renamed copies are searched backwards too, under
+    first:1 there are none; either way the fair deals stored are the census's."""
+    truth = census(SMALL, policy, players=3)
+    assert len(truth) == 18
+    _, rows, loops = factory_cycles(tmp_path, ers_params(SMALL, policy, players=3,
+                                                         seed_chunks=1))
+    found = {row["cycle"] for row in rows}
+    assert set(truth) <= found
+    assert loops == truth
+    if policy == "first:1":
+        assert all(row["mirror"] is None for row in rows)
 
 
 def test_ratscrew_kicks_and_moves_play_the_ratscrew_kernel():
