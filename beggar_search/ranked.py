@@ -100,3 +100,9 @@ def format_ranked_hands(hands) -> str:
 def format_ranked_state(hands, leader: int) -> str:
     """A trick-boundary state with its leader from 1: ``'2:T9/JQ'``."""
     return format_state(hands, leader, RANKS)
+
+
+def parse_ranked_state(text: str) -> tuple[list[list[int]], int]:
+    """``'2:T9/JQ'`` (leader from 1, then hands of ranks) -> (hands, 0-based leader)."""
+    leader, _, hands = text.partition(":")
+    return [list(hand) for hand in parse_ranked_hands(hands)], int(leader) - 1

@@ -22,6 +22,7 @@ DEAL = re.compile(rf"{CARDS}*(?:/{CARDS}*)+")  # one hand per player, at least t
 STATE = re.compile(rf"[1-8]:({CARDS}*(?:/{CARDS}*)+)")  # the leader from 1, then the hands
 RANKS = "[2-9TJQKA]"  # Egyptian ratscrew's deals: ranks
 RANKED_DEAL = re.compile(rf"{RANKS}*(?:/{RANKS}*)+")
+RANKED_STATE = re.compile(rf"[1-8]:({RANKS}*(?:/{RANKS}*)+)")
 CYCLE = re.compile(r"[0-9a-f]{16}")
 NAME = re.compile(r"[a-z][a-z0-9 _+-]{0,39}")  # a strategy, status, move or outcome
 DECK = re.compile(r"[A-Za-z0-9=,]{1,200}")
@@ -82,9 +83,10 @@ def deal(value, field: str = "deal", deck=None, optional: bool = False):
     return value
 
 
-def state(value, field: str = "state", optional: bool = True):
-    """A state, ``'leader:hands'``."""
-    return _match(STATE, value, field, optional)
+def state(value, field: str = "state", optional: bool = True, deck=None):
+    """A state, ``'leader:hands'`` (of a ``RankedDeck``: in ranks)."""
+    return _match(RANKED_STATE if isinstance(deck, RankedDeck) else STATE, value, field,
+                  optional)
 
 
 def cycle(value, field: str = "cycle", optional: bool = False):
@@ -178,10 +180,10 @@ def cycle_row(row: dict, deck) -> dict:
     if "example" in row and row["example"] != "":
         # a deal, or (the hunter, the factory) the state the cycle was met at
         if row["example"] is not None and ":" in row["example"]:
-            state(row["example"], "example", optional=False)
+            state(row["example"], "example", optional=False, deck=deck)
         else:
             deal(row["example"], "example", deck)
-    state(row.get("state"))
+    state(row.get("state"), deck=deck)
     if row.get("move") is not None:
         name(row["move"], "move")
     for field in CYCLE_INTS:

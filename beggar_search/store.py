@@ -26,7 +26,7 @@ from pathlib import Path
 
 from . import readback
 from .deck import Deck
-from .games import deck_of
+from .games import deck_of, game_of, slap_fields
 from .ranked import RankedDeck
 from .records import CATALOGUED, MET, ChunkRecord, CycleNews, CycleRecord, GameRecord
 
@@ -762,7 +762,11 @@ class Store:
                 self.db.execute("UPDATE cycles SET reach_states = ?, reach_complete = ?"
                                 " WHERE run_id = ? AND cycle = ?",
                                 (tree.states, tree.complete, run_id, record.cycle))
-        if record.role == CATALOGUED:
+        if record.role == CATALOGUED and tree is None:  # a game with no backward search
+            self.db.execute("UPDATE cycles SET mirror = ?, own_mirror = ?"
+                            " WHERE run_id = ? AND cycle = ?",
+                            (record.mirror, record.own_mirror, run_id, record.cycle))
+        elif record.role == CATALOGUED:
             self.db.execute(
                 "UPDATE cycles SET reach_states = ?, reach_complete = ?, reach_depth = ?,"
                 " mirror = ?, own_mirror = ?, fair_deals = ?, fair_deals_swapped = ?"
@@ -792,17 +796,21 @@ class Store:
                                " ORDER BY move", (run_id,))
         return [dict(row) for row in rows]
 
-    def known_cycles(self, deck: Deck, players: int) -> dict[str, str]:
+    def known_cycles(self, deck: Deck, players: int, game: dict | None = None) -> dict[str, str]:
         """Every cycle in the file for this deck and player count: id -> a state or deal on it.
 
-        A state is written 'leader:hands'; a deal (player 1 leads) as plain notation.  A run
-        that cannot be read (``readback``) is named through ``on_warning`` and skipped.
+        ``game``: the game's parameters (``game``, the slap rules; none: Beggar-my-neighbour);
+        only runs of the same game under the same rules count.  A state is written
+        'leader:hands'; a deal (player 1 leads) as plain notation.  A run that cannot be
+        read (``readback``) is named through ``on_warning`` and skipped.
         """
+        game = game or {}
+        wanted = (game_of(game), slap_fields(game))
         found = {}
         for run in self.runs():
             if run.params["deck"] != deck.spec or run.players != players:
                 continue
-            if run.params.get("game", "bmn") != "bmn":  # another game's cycles (ratscrew)
+            if (game_of(run.params), slap_fields(run.params)) != wanted:  # another game's
                 continue
             rows = [dict(row) for row in self.db.execute(
                 "SELECT cycle, state, example FROM cycles WHERE run_id = ?", (run.id,))]

@@ -58,7 +58,10 @@ def test_play_traces_the_slap():
     (["search", "climb", "--game", "ers", "--slap-policy", "odds:0.5,0.5"],
      "not a function of the deal"),
     (["search", "hunt", "--game", "ers"], "Beggar-my-neighbour only"),
-    (["search", "factory", "--game", "ers"], "Beggar-my-neighbour only"),
+    (["search", "factory", "--game", "ers", "--slap-policy", "odds:0.5,0.5"],
+     "deterministic slap policy"),
+    (["search", "factory", "--game", "ers", "--seeding", "grow"], "Beggar-my-neighbour only"),
+    (["search", "factory", "--game", "ers", "--slap-policy", "first:3"], "no player 3"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, capsys, tmp_path):
     with pytest.raises(SystemExit) as end:

@@ -10,6 +10,7 @@ import click
 from ..deck import MAX_CARDS, STANDARD
 from ..engine.moves import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, MOVE_NAMES
 from ..engine.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES
+from ..strategies.cycle_games import cycle_game
 from ..strategies.factory import (
     KICK_CHUNK_TRIES,
     KICK_CHUNKS,
@@ -21,8 +22,8 @@ from ..strategies.factory import (
     start_node,
 )
 from ..strategies.loops import CASELLA
-from .common import COUNT, STATES, Hours, UserError, deck_option, open_store, parse_deck
-from .game import bmn_only
+from .common import COUNT, STATES, Hours, UserError, deck_option, open_store
+from .game import GameChoice, game_options
 from .options import search_options
 from .search import launch, players_option, run_params
 
@@ -78,6 +79,34 @@ class KickOptions:
     until_idle: float | None
 
 
+@dataclass(frozen=True)
+class SeedOptions:
+    """How the factory seeks first cycles: ``--seed-tries``, ``--seed-rounds``, ``--seeding``."""
+
+    seed_tries: int | None
+    seed_rounds: int | None
+    seeding: str | None
+
+
+def seed_options(function):
+    """Pass the seeding options to the command as one ``SeedOptions``, ``seeding``."""
+
+    @functools.wraps(function)
+    def command(*args, **kwargs):
+        values = {name: kwargs.pop(name) for name in SeedOptions.__dataclass_fields__}
+        return function(*args, seeding=SeedOptions(**values), **kwargs)
+
+    return command
+
+
+def _cycle_game(game: GameChoice, players: int):
+    """The factory's ``CycleGame`` for the game chosen; ratscrew under odds is one line."""
+    if game.ers and not game.slaps(players).deterministic:
+        raise UserError("search factory --game ers needs a deterministic slap policy (none,"
+                        f" first:P or turn): under {game.slap_policy} a game has no cycles")
+    return cycle_game({"players": players, **game.run_params(players, None, None)})
+
+
 def kick_options(function):
     """Pass the kick options to the command as one ``KickOptions``, ``kick``."""
 
@@ -90,7 +119,6 @@ def kick_options(function):
 
 
 @click.command("factory")
-@bmn_only("search factory")
 @click.option("--from", "starts", metavar="DEAL|STATE", multiple=True,
               help="Start (also) from the cycle of this looping deal or state"
                    " ('2:hands' = player 2 leads); repeatable.")
@@ -144,13 +172,15 @@ def kick_options(function):
               help="With kicks: stop after this many hours without a new cycle"
                    " [default: run until --hours or Ctrl-C].")
 @kick_options
+@seed_options
 @deck_option
 @players_option
 @click.option("--reach-states", type=STATES, default=REACH_STATES,
               show_default=True, help="Budget of the backward search run on each cycle.")
+@game_options
 @search_options
-def factory(starts, ignore_known, seed_tries, seed_rounds, seeding, move_names, blocks,
-            kick, deck_spec, players, reach_states, options):
+def factory(starts, ignore_known, move_names, blocks, kick, seeding, deck_spec, players,
+            reach_states, game, options):
     """Find cycles near cycles, breadth first, and kick out of islands all night.
 
     Every state of every known cycle is changed by every move (swap two cards, move
@@ -162,30 +192,38 @@ def factory(starts, ignore_known, seed_tries, seed_rounds, seeding, move_names, 
     the Casella cycle (standard deck), --from, and random states.  Runs until --hours,
     Ctrl-C or --until-idle (with --kicks none: until nothing new comes).
     `export --what cycles` lists the family; `plot family` draws it.
+
+    With --game ers (Egyptian ratscrew, deterministic slap policies: none, first:P, turn)
+    the same moves and kicks work on ranked states, played by the ratscrew kernel, and
+    each cycle's in-tree and fair deals come from ratscrew's backward search; under
+    first:P renaming the players is another game, so cycles have no mirrors.  --seeding
+    grow is not available there.
     """
-    deck = parse_deck(deck_spec)
+    deck = game.deck(deck_spec)
+    states = _cycle_game(game, players)
     for text in starts:  # checked before the results file is opened (or made)
         try:
-            start_node(text, deck, players)
+            start_node(text, deck, players, states)
         except StartError as error:
             raise UserError(f"--from {error}") from None
-    if seeding == "grow" and players != 2:
-        raise UserError("--seeding grow works for two players only")
+    if seeding.seeding == "grow" and (players != 2 or game.ers):
+        raise UserError("--seeding grow works for two players of Beggar-my-neighbour only")
     entries = []
     if not ignore_known:
         if deck == STANDARD and players == 2:
             entries.append(CASELLA)
         with open_store(options.db_path) as store:
-            entries += [entry for _, entry in sorted(store.known_cycles(deck, players).items())]
+            known = store.known_cycles(deck, players, game.run_params(players, None, None))
+            entries += [entry for _, entry in sorted(known.items())]
     entries = list(starts) + entries
-    if seed_rounds is None:
-        seed_rounds = 1 if entries else SEED_ROUNDS
+    seed_rounds = seeding.seed_rounds or (1 if entries else SEED_ROUNDS)
+    seed_tries = seeding.seed_tries
     if seed_tries is None:
         seed_tries = 0 if entries else 16 * SEED_CHUNK_TRIES
-    if seeding is None:
-        seeding = "random" if deck.size <= 24 or players != 2 else "grow"
-    params = run_params(deck_spec, players, options, starts=entries, moves=move_names,
+    how = seeding.seeding or ("random" if deck.size <= 24 or players != 2 or game.ers
+                              else "grow")
+    params = run_params(deck_spec, players, options, game, starts=entries, moves=move_names,
                         blocks=blocks, seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES),
-                        seed_rounds=seed_rounds, seeding=seeding, reach_states=reach_states,
+                        seed_rounds=seed_rounds, seeding=how, reach_states=reach_states,
                         **asdict(kick))
     launch("factory", params, options)

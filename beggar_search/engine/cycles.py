@@ -12,6 +12,9 @@ they did not know, keep one state of that cycle.  This module holds that, once:
   bitboard kernel for two players (any split, either leader; games past its limit, which
   hold every loop, are replayed by the exact engine for their cycle), with the exact
   engine otherwise.
+
+The exact engine is either game's (``engine.exact``): the scratch a search passes
+(``new_exact``, kept here for its callers, or ``ers.new_exact``) decides which.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ import numpy as np
 from ..jit import kernel
 from . import bitboard, rules
 from .bits import PACK, S_LONG
-from .rules import CAPACITY, LOOP, R_CYCLE, R_OUTCOME, RESULT_LEN
+from .exact import new_exact as new_exact  # re-exported: the searches take it from here
+from .exact import play_exact
+from .rules import LOOP, R_CYCLE, R_OUTCOME
 
 TRIED_BLOCK = 8192  # tried states played together
 # a two-player state as five words: the masks of its sequence (hand 1 then hand 2, top card
@@ -147,27 +152,13 @@ def laid_masks(words, n):
             ((hi >> first) & high) | ((hi & low) << second), second)
 
 
-class ExactScratch(NamedTuple):
-    """What the exact engine needs to play one state (``new_exact``)."""
-
-    flat: np.ndarray
-    row: np.ndarray
-    scratch: tuple
-
-
-@kernel
-def new_exact(players):
-    """An ``ExactScratch`` for games of ``players`` players."""
-    return ExactScratch(np.zeros((players, CAPACITY), dtype=np.uint8),
-                        np.zeros(RESULT_LEN, dtype=np.int64), rules.new_scratch(players))
-
-
 @kernel
 def play_and_keep(state, sizes, leader, exact, counts, cycles, kept):
-    """Play a state with the exact engine (``exact``: ``new_exact``); when it loops into a
-    cycle not kept yet, keep it (``counts`` gets [tries, loops]).  Returns the cycles kept."""
+    """Play a state with the exact engine (``exact``: ``new_exact``, or ``ers.new_exact``
+    for ratscrew); when it loops into a cycle not kept yet, keep it (``counts`` gets
+    [tries, loops]).  Returns the cycles kept."""
     rules.deal_out(state, sizes, exact.flat)
-    rules.play_game_with(exact.flat, sizes, leader, 0, exact.row, exact.scratch)
+    play_exact(exact, sizes, leader)
     counts[0] += 1
     if exact.row[R_OUTCOME] != LOOP:
         return kept
@@ -268,8 +259,7 @@ def _lay_cards(batch, i, n):
 @kernel
 def _exact_key(batch, i, exact):
     rules.deal_out(batch.sequences[i], batch.sizes[i], exact.flat)
-    rules.play_game_with(exact.flat, batch.sizes[i], batch.leaders[i], 0, exact.row,
-                         exact.scratch)
+    play_exact(exact, batch.sizes[i], batch.leaders[i])
     if exact.row[R_OUTCOME] == LOOP:
         return exact.row[R_CYCLE]
     return np.int64(0)

@@ -93,12 +93,30 @@ class ErsScratch(NamedTuple):
     stream: np.ndarray  # int64 (4,): the game's random stream under odds
 
 
+class RankedExact(NamedTuple):
+    """What the loop searches need to play one ratscrew state by ``play_game_with``
+    (``new_exact``; ``engine.exact`` plays it): the game of ``engine.exact.ExactScratch``,
+    with the slap rules."""
+
+    flat: np.ndarray  # uint8 (players, CAPACITY): the hands to play
+    row: np.ndarray  # int64 (RESULT_LEN,): the result
+    scratch: ErsScratch
+    slaps: Slaps
+
+
 @kernel
 def new_scratch(players):
     """Working space of ``play_game_with`` for ``players`` players, to allocate once per chunk."""
     return ErsScratch(new_state(players), new_state(players), new_state(players),
                       new_state(players), new_pile(), np.zeros(players, dtype=np.int64),
                       np.zeros(4, dtype=np.int64))
+
+
+@kernel
+def new_exact(players, slaps):
+    """A ``RankedExact`` for games of ``players`` players under ``slaps``."""
+    return RankedExact(np.zeros((players, CAPACITY), dtype=np.uint8),
+                       np.zeros(RESULT_LEN, dtype=np.int64), new_scratch(players), slaps)
 
 
 @kernel

@@ -36,6 +36,7 @@ from .cycles import (
     queue_words,
     state_words,
 )
+from .exact import masks_apply, play_exact
 from .maskmoves import move_masks
 from .random import below, shuffle
 
@@ -102,10 +103,16 @@ def perturb_chunk(stream, cards, seeds, known, tries, found, counts):
     With no seeds, every try is a random state of the deck ``cards`` instead.
     ``counts`` receives [tries, loops met, new cycles met] and the number kept is returned.
     """
+    return perturb_chunk_with(stream, cards, seeds, known, tries, found, counts,
+                              new_exact(seeds.sizes.shape[1]))
+
+
+@kernel
+def perturb_chunk_with(stream, cards, seeds, known, tries, found, counts, exact):
+    """``perturb_chunk`` played by the exact engine of ``exact``'s game (``engine.exact``)."""
     players = seeds.sizes.shape[1]
     sequence = cards.copy()
     sizes = np.empty(players, dtype=np.int64)
-    exact = new_exact(players)
     kept = 0
     for attempt in range(tries):
         if seeds.sequences.shape[0] == 0:
@@ -124,7 +131,7 @@ def perturb_chunk(stream, cards, seeds, known, tries, found, counts):
             if move == 3:
                 _swap(sequence, stream)
         rules.deal_out(sequence, sizes, exact.flat)
-        rules.play_game_with(exact.flat, sizes, leader, 0, exact.row, exact.scratch)
+        play_exact(exact, sizes, leader)
         counts[0] += 1
         if exact.row[rules.R_OUTCOME] != rules.LOOP:
             continue
@@ -149,15 +156,20 @@ class RandomCycles(NamedTuple):
 
 
 def random_state_cycles(stream, cards: np.ndarray, players: int, known: np.ndarray,
-                        tries: int, room: int) -> RandomCycles:
+                        tries: int, room: int, exact=None) -> RandomCycles:
     """``tries`` random states of the deck ``cards`` (any split, any leader); one state of
-    each cycle not in ``known`` (sorted keys) they met, ``room`` at most."""
+    each cycle not in ``known`` (sorted keys) they met, ``room`` at most.  ``exact``: the
+    exact engine's scratch of the game to play (``engine.exact``; Beggar-my-neighbour's
+    when None)."""
     n = len(cards)
     found = new_kept(room, n, players)
     counts = np.zeros(3, dtype=np.int64)
     no_seeds = StateRows(np.zeros((0, n), dtype=np.uint8),
                          np.zeros((0, players), dtype=np.int64), np.zeros(0, dtype=np.int64))
-    kept = perturb_chunk(stream, cards, no_seeds, known, tries, found, counts)
+    if exact is None:
+        kept = perturb_chunk(stream, cards, no_seeds, known, tries, found, counts)
+    else:
+        kept = perturb_chunk_with(stream, cards, no_seeds, known, tries, found, counts, exact)
     return RandomCycles(found.sequences[:kept], found.sizes[:kept], found.leaders[:kept],
                         found.places[:kept], int(counts[0]), int(counts[1]))
 
@@ -292,6 +304,15 @@ def kick_chunk(stream, seeds, config, known, tries, found, counts, fast):
 
     ``fast``: two players, played on the bitboard kernel (see ``cycles.play_tried``).
     """
+    return kick_chunk_with(stream, seeds, config, known, tries, found, counts, fast,
+                           new_exact(seeds.sizes.shape[1]))
+
+
+@kernel
+def kick_chunk_with(stream, seeds, config, known, tries, found, counts, fast, exact):
+    """``kick_chunk`` played by the exact engine of ``exact``'s game (``engine.exact``):
+    Egyptian ratscrew's states are kicked on cards, never on masks, and ``fast`` must be
+    False for them."""
     players = seeds.sizes.shape[1]
     n = seeds.sequences.shape[1]
     sequence = np.zeros(n, dtype=np.uint8)
@@ -299,9 +320,9 @@ def kick_chunk(stream, seeds, config, known, tries, found, counts, fast):
     out = np.zeros(n, dtype=np.uint8)
     out_sizes = np.zeros(players, dtype=np.int64)
     params = np.zeros(4, dtype=np.int64)
-    masked = players == 2  # two players: kicked on masks, whichever engine plays them
+    # two players of Beggar-my-neighbour: kicked on masks, whichever engine plays them
+    masked = players == 2 and masks_apply(exact)
     tried = new_tried(TRIED_BLOCK, n, players, masked)
-    exact = new_exact(players)
     seed_words = np.zeros((seeds.sequences.shape[0] if masked else 0, N_WORDS),
                           dtype=np.int64)
     for s in range(seed_words.shape[0]):
@@ -327,4 +348,5 @@ def kick_chunk(stream, seeds, config, known, tries, found, counts, fast):
 
 
 __all__ = ["DEFAULT_KICKS", "KICK_NAMES", "KeptCycles", "RandomCycles", "kick_chunk",
-           "kick_config", "perturb_chunk", "random_state_cycles"]
+           "kick_chunk_with", "kick_config", "perturb_chunk", "perturb_chunk_with",
+           "random_state_cycles"]

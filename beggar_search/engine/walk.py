@@ -6,6 +6,8 @@ cycle other than the state's own is a link (the islands).  Two-player states are
 their masks (``maskmoves``, O(1) a move) and played in batches on the bitboard kernel
 (``cycles.play_tried``); other states by the exact engine, with a memo of the states
 played (a game that reaches one within ``MEMO_TRICKS`` tricks takes its outcome).
+The exact engine plays the game of the scratch ``exact`` (``engine.exact``): Egyptian
+ratscrew's states take this path whatever the players (masks hold values, not ranks).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from .cycles import (
     state_words,
     tried_key,
 )
+from .exact import play_exact, trick_exact
 from .maskmoves import move_masks
 from .moves import apply_counted, decode_counted, kind_counts, move_count
 
@@ -95,7 +98,8 @@ def _state_row(hands, head, size, info, n, row):
 
 @kernel
 def _memo_key(sequence, sizes, leader, seen, own, exact, state, pile, trick_row):
-    """The cycle a state's game loops into (0 when it ends), by the exact engine.
+    """The cycle a state's game loops into (0 when it ends), by the exact engine (either
+    game's: ``exact``'s, see ``engine.exact``).
 
     Its first ``MEMO_TRICKS`` tricks are played looking for a state tried already
     (rows of ``seen`` other than ``own``): the outcome is then that state's.
@@ -107,14 +111,14 @@ def _memo_key(sequence, sizes, leader, seen, own, exact, state, pile, trick_row)
     for _ in range(MEMO_TRICKS):
         if info[rules.I_IN] <= 1:
             break
-        rules.play_trick(hands, head, size, hashes, out, info, pile)
+        trick_exact(exact, state, pile)
         if info[rules.I_IN] <= 1:
             break
         _state_row(hands, head, size, info, n, trick_row)
         index = lookup(seen.rows, seen.table, trick_row)[1]
         if index >= 0 and index != own:
             return seen.keys[index]
-    rules.play_game_with(exact.flat, sizes, leader, 0, exact.row, exact.scratch)
+    play_exact(exact, sizes, leader)
     if exact.row[rules.R_OUTCOME] == rules.LOOP:
         return exact.row[rules.R_CYCLE]
     return np.int64(0)

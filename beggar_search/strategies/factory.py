@@ -41,15 +41,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..deck import Deal, Deck, DeckError, format_state, parse_state
+from ..deck import Deck, DeckError
 from ..engine import batch, cycles, moves, perturb, rules, walk
 from ..engine.batch import ChunkSummary
-from ..engine.game import cycle_key, cycle_name, play_state, state_cycle
+from ..engine.game import cycle_key, cycle_name
 from ..engine.kernels import RANDOM, choose
 from ..engine.random import chunk_stream
+from ..games import deck_of, game_of
 from ..records import CATALOGUED, MET, CycleRecord, InTree
 from .base import PENDING, ChunkJob, Strategy
-from .loops import CASELLA, record_loop, rotations
+from .cycle_games import BMN_CYCLES, cycle_game
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps
@@ -85,35 +86,36 @@ class CycleNode:
     renamed: tuple[str, ...]  # ids of the cycle with the players renamed (itself included)
 
 
-def _hands(text: str, deck: Deck):
+def _hands(text: str, deck: Deck, game=BMN_CYCLES):
     """(hands, leader) of a state text ('leader:hands') or a deal (player 1 leads)."""
     if ":" in text:
-        hands, leader = parse_state(text)
+        hands, leader = game.parse_state(text)
     else:
-        hands, leader = [list(h) for h in Deal.parse(text, deck).hands], 0
+        hands, leader = game.parse_deal(text, deck), 0
     return hands, leader
 
 
-def cycle_node(hands, leader: int) -> CycleNode | None:
-    """The cycle a state plays into, or None when its game ends."""
-    states = state_cycle(hands, leader)
+def cycle_node(hands, leader: int, game=BMN_CYCLES) -> CycleNode | None:
+    """The cycle a state plays into, or None when its game ends (``game``: the run's
+    ``cycle_games.CycleGame``)."""
+    states = game.state_cycle(hands, leader)
     if not states:
         return None
-    result = play_state(hands, leader)
-    texts = [format_state(h, lead) for h, lead in states]
+    result = game.play_state(hands, leader)
+    texts = [game.format_state(h, lead) for h, lead in states]
     first = texts.index(min(texts))
     texts = tuple(texts[first:] + texts[:first])  # play order from the least state
-    first_hands, first_leader = parse_state(texts[0])
-    renamed = tuple(sorted({play_state(h, lead).cycle
-                            for h, lead in rotations(first_hands, first_leader)}))
+    first_hands, first_leader = game.parse_state(texts[0])
+    renamed = tuple(sorted({game.play_state(h, lead).cycle
+                            for h, lead in game.renamings(first_hands, first_leader)}))
     return CycleNode(result.cycle, texts[0], texts, result.period_tricks, result.period_cards,
                      renamed)
 
 
-def start_node(text: str, deck: Deck, players: int) -> CycleNode:
+def start_node(text: str, deck: Deck, players: int, game=BMN_CYCLES) -> CycleNode:
     """The cycle of a starting point; ``StartError`` when it does not loop or fit."""
     try:
-        hands, leader = _hands(text, deck)
+        hands, leader = _hands(text, deck, game)
     except (DeckError, ValueError) as error:
         raise StartError(f"{text}: {error}") from None
     cards = sorted(c for hand in hands for c in hand)
@@ -121,17 +123,18 @@ def start_node(text: str, deck: Deck, players: int) -> CycleNode:
         raise StartError(f"{text}: its cards are not those of deck {deck.spec}")
     if len(hands) != players or not 0 <= leader < players or not hands[leader]:
         raise StartError(f"{text}: not a state of {players} players")
-    node = cycle_node(hands, leader)
+    node = cycle_node(hands, leader, game)
     if node is None:
-        result = play_state(hands, leader)
+        result = game.play_state(hands, leader)
         raise StartError(f"{text}: does not loop (the game ends after {result.tricks} tricks)")
     return node
 
 
-def renamed_states(text: str) -> list[str]:
-    """A state with the players renamed, keeping their order of play (two players: swapped)."""
-    hands, leader = parse_state(text)
-    return [format_state(h, lead) for h, lead in list(rotations(hands, leader))[1:]]
+def renamed_states(text: str, game=BMN_CYCLES) -> list[str]:
+    """A state with the players renamed, keeping their order of play (two players: swapped),
+    where that keeps the game."""
+    hands, leader = game.parse_state(text)
+    return [game.format_state(h, lead) for h, lead in list(game.renamings(hands, leader))[1:]]
 
 
 class FactoryStrategy(Strategy):
@@ -163,8 +166,8 @@ class FactoryStrategy(Strategy):
         params.setdefault("kick_rounds", None)
         params.setdefault("kick_every", KICK_EVERY)  # absent from older runs: no interleave
         if not params.get("engine"):  # the kernel the seeding's fair deals are played with
-            params["engine"] = choose(Deck.parse(params["deck"]), int(params["players"]),
-                                      RANDOM).name
+            params["engine"] = choose(deck_of(params), int(params["players"]), RANDOM,
+                                      game_of(params)).name
         params.setdefault("reach_states", REACH_STATES)
         return params
 
@@ -173,7 +176,8 @@ class FactoryStrategy(Strategy):
         self.config = moves.move_config(params.get("moves", moves.DEFAULT_MOVES),
                                         params.get("blocks", moves.DEFAULT_BLOCKS),
                                         params.get("exchanges", moves.DEFAULT_EXCHANGES))
-        self.fast = self.players == 2  # tried states on the bitboard kernel
+        self.game = cycle_game(params)  # how states of the run's game are played and written
+        self.fast = self.players == 2 and self.game.masks  # tried states on the bitboard kernel
         self.store = None
         self.run_id = None
 
@@ -210,7 +214,7 @@ class FactoryStrategy(Strategy):
         nodes = []
         for row in self.store.family(self.run_id, generation):
             if row["state_chunk"] in chunks:
-                nodes.append(cycle_node(*parse_state(row["state"])))
+                nodes.append(cycle_node(*self.game.parse_state(row["state"]), self.game))
         return nodes
 
     def pack(self, frontier: list[CycleNode]) -> list[list[dict]]:
@@ -233,13 +237,11 @@ class FactoryStrategy(Strategy):
 
     def warm_up(self) -> None:
         """Compile the move, kick, seeding and backward-search kernels on a tiny deck."""
-        from ..reach import reach_state
-
-        players = self.players
-        tiny = format_state([[0, 1]] + [[0, 2]] * (players - 1), 0)
-        node = cycle_node(*parse_state(tiny))
-        tiny_params = {**self.params, "deck": f"plain={players},J=1,Q={players - 1}",
-                       "seed_fair_deals": 16}
+        players, game = self.players, self.game
+        tiny_deck, tiny_hands = game.tiny(players)
+        tiny = game.format_state(tiny_hands, 0)
+        node = cycle_node(tiny_hands, 0, game)
+        tiny_params = {**self.params, "deck": tiny_deck, "seed_fair_deals": 16}
         small = FactoryStrategy(tiny_params)
         item = {"cycle": node.cycle if node else "", "state": tiny, "owner": False, "moves": 0}
         small.run_chunk(small.job(0, 1, {"phase": "walk", "generation": 0, "known": [],
@@ -247,9 +249,7 @@ class FactoryStrategy(Strategy):
         small.run_chunk(small.job(0, 16, {"phase": "seed", "known": []}))
         small.run_chunk(small.job(0, 16, {"phase": "kick", "known": [], "generation": 0,
                                           "kick": perturb.KICK_NAMES[0], "items": [item]}))
-        casella = Deal.parse(CASELLA)
-        reach_state([list(h) for h in casella.hands], 0, max_states=3000)
-        record_loop(batch.new_recorder(0, casella.deck.size), 0, casella)
+        game.warm_up()
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
         """Play one chunk of its phase (seeding, kick or generation walk), timed."""
@@ -278,11 +278,11 @@ class FactoryStrategy(Strategy):
         generation = int(work.get("generation", 0))
         met = perturb.random_state_cycles(chunk_stream(self.params["seed"], chunk),
                                           self.deck.sorted_cards(), players, known, tries,
-                                          SEED_FOUND)
+                                          SEED_FOUND, self.game.new_exact(players))
         found, names = [], set()
         for sequence, sizes, leader, position in zip(met.sequences, met.sizes, met.leaders,
                                                      met.tries_at, strict=True):
-            node = cycle_node(cycles.state_hands(sequence, sizes), int(leader))
+            node = cycle_node(cycles.state_hands(sequence, sizes), int(leader), self.game)
             names.add(node.cycle)
             found.append(_met(node, int(position), generation, None, "random state"))
         deals = int(self.params.get("seed_fair_deals") or 0)
@@ -296,7 +296,7 @@ class FactoryStrategy(Strategy):
             if cycle in names or key in known or len(found) >= 2 * SEED_FOUND:
                 continue
             names.add(cycle)
-            node = cycle_node(cycles.state_hands(recorder.loop_deals[k], split), 0)
+            node = cycle_node(cycles.state_hands(recorder.loop_deals[k], split), 0, self.game)
             found.append(_met(node, tries + int(recorder.loop_positions[k]), generation, None,
                               "random fair deal"))
         return ChunkSummary.of_tries(batch.new_recorder(0, n), players,
@@ -312,7 +312,7 @@ class FactoryStrategy(Strategy):
         generation = int(work.get("generation", 0))
         found = []
         for position, (hands, leader) in enumerate(grown.states):
-            node = cycle_node(hands, leader)
+            node = cycle_node(hands, leader, self.game)
             if node is not None and node.cycle not in known:
                 found.append(_met(node, position, generation, None, "grown"))
         return ChunkSummary.of_tries(batch.new_recorder(0, self.deck.size), self.players,
@@ -323,19 +323,21 @@ class FactoryStrategy(Strategy):
         each with the cycle kicked as its parent."""
         n, players = self.deck.size, self.players
         items = work["items"]
-        seeds = cycles.state_arrays([parse_state(item["state"]) for item in items], n, players)
+        seeds = cycles.state_arrays([self.game.parse_state(item["state"]) for item in items], n,
+                                    players)
         kick = work["kick"]
         low, high = self.params.get("kick_moves", perturb.DEFAULT_KICK_MOVES)
         config = perturb.kick_config(kick, int(low), int(high),
                                      int(self.params.get("kick_shift", 0)))
         found = cycles.new_kept(KICK_FOUND, n, players)
         counts = np.zeros(3, dtype=np.int64)
-        kept = perturb.kick_chunk(chunk_stream(self.params["seed"], chunk), seeds, config,
-                                  _keys(work["known"]), tries, found, counts, self.fast)
+        kept = perturb.kick_chunk_with(chunk_stream(self.params["seed"], chunk), seeds, config,
+                                       _keys(work["known"]), tries, found, counts, self.fast,
+                                       self.game.new_exact(players))
         entries = []
         for f in range(kept):
             node = cycle_node(cycles.state_hands(found.sequences[f], found.sizes[f]),
-                              int(found.leaders[f]))
+                              int(found.leaders[f]), self.game)
             entries.append(_met(node, int(found.places[f]), int(work["generation"]),
                                 items[int(found.moves[f])]["cycle"], f"kick {kick}"))
         summary = ChunkSummary.of_tries(batch.new_recorder(0, n), players, int(counts[0]),
@@ -348,7 +350,7 @@ class FactoryStrategy(Strategy):
         """Every move of the chunk's states; catalogue the cycles whose first state it holds."""
         n, players = self.deck.size, self.players
         items = work["items"]
-        states = [parse_state(item["state"]) for item in items]
+        states = [self.game.parse_state(item["state"]) for item in items]
         per_state = int(moves.move_count(n, players, self.config))
         capacity = per_state + 64
         found = cycles.new_kept(capacity, n, players)
@@ -360,7 +362,7 @@ class FactoryStrategy(Strategy):
         rows = cycles.state_arrays(states, n, players)
         seen = walk.seen_scratch(n, players, self.config, len(items), self.fast)
         tried = cycles.new_tried(per_state if self.fast else 0, n, players, self.fast)
-        exact = cycles.new_exact(players)
+        exact = self.game.new_exact(players)
         known = _keys(work["known"])
         while cursor[walk.X_ITEM] < len(items):
             walk.expand(rows, own, self.config, known, cursor, found, stats,
@@ -371,7 +373,7 @@ class FactoryStrategy(Strategy):
         entries = []
         for f in range(int(cursor[walk.X_KEPT])):
             node = cycle_node(cycles.state_hands(found.sequences[f], found.sizes[f]),
-                              int(found.leaders[f]))
+                              int(found.leaders[f]), self.game)
             where = int(found.places[f])
             entries.append(_met(
                 node, where * per_state + int(found.moves[f]), generation + 1,
@@ -395,26 +397,28 @@ class FactoryStrategy(Strategy):
 
     def _catalogue(self, state, position: int, generation: int, recorder):
         """A cycle's in-tree (and its renamed copies'), its fair deals recorded as loops at
-        ``position``; returns the recorder and the cycle's catalogue records."""
-        from ..reach import reach_state
-
+        ``position``; returns the recorder and the cycle's catalogue records.  A game with
+        no backward search (``game.reach`` None) catalogues its cycles without in-trees."""
+        game = self.game
         hands, leader = state
-        node = cycle_node(hands, leader)
+        node = cycle_node(hands, leader, game)
         budget = self.params["reach_states"]
-        reached = reach_state(hands, leader, self.deck, max_states=budget)
-        deals = list(reached.fair_deals)
+        reached = game.reach(hands, leader, self.deck, budget)
+        deals = list(reached.fair_deals) if reached else []
         renamed = {}  # the cycle with the players renamed: its own backward search
-        if self.players == 2 and self.deck.size % 2 == 0:  # or player 2 leading, swapped
-            deals += reached.fair_deals_swapped
+        if self.players == 2 and self.deck.size % 2 == 0 and game.symmetric:
+            deals += reached.fair_deals_swapped if reached else []  # or player 2 leading
         else:
-            for text in renamed_states(node.state):
-                other = reach_state(*parse_state(text), self.deck, max_states=budget)
-                if other.cycle != node.cycle and other.cycle not in renamed:
-                    renamed[other.cycle] = (text, other)
-                    deals += other.fair_deals
+            for text in renamed_states(node.state, game):
+                other_state = game.parse_state(text)
+                other = game.reach(*other_state, self.deck, budget)
+                cycle = other.cycle if other else game.play_state(*other_state).cycle
+                if cycle != node.cycle and cycle not in renamed:
+                    renamed[cycle] = (text, other)
+                    deals += other.fair_deals if other else []
         for text in deals:
-            recorder = record_loop(recorder, position, Deal.parse(text, self.deck))
-        return recorder, _catalogue_records(node, reached, renamed, generation)
+            recorder = game.record_loop(recorder, position, text, self.deck)
+        return recorder, _catalogue_records(node, reached, renamed, generation, game)
 
 
 @dataclass
@@ -451,7 +455,7 @@ class _Plan:
             self.per_round = GROW_CHUNKS
         self.rounds = int(params.get("seed_rounds") or 1) if self.per_round else 0
         self.floor = self.patience = GROW_PATIENCE if grows else SEED_PATIENCE
-        starts = [start_node(text, self.factory.deck, self.factory.players)
+        starts = [start_node(text, self.factory.deck, self.factory.players, self.factory.game)
                   for text in params["starts"]]
         self.frontier = self._new(starts)
 
@@ -620,35 +624,40 @@ def _met(node: CycleNode, position: int, generation: int, parent: str | None,
                        position, generation, parent, move)
 
 
-def _in_tree(result, swapped: bool = False) -> InTree:
+def _in_tree(result, swapped: bool = False) -> InTree | None:
+    if result is None:
+        return None
     fair, other = len(result.fair_deals), len(result.fair_deals_swapped)
     return InTree(result.states, result.complete, result.depth,
                   other if swapped else fair, fair if swapped else other)
 
 
-def _catalogue_records(node: CycleNode, reached, renamed: dict,
-                       generation: int) -> list[CycleRecord]:
+def _catalogue_records(node: CycleNode, reached, renamed: dict, generation: int,
+                       game=BMN_CYCLES) -> list[CycleRecord]:
     """The catalogue records of an expanded cycle and of its renamed copies.
 
     ``renamed``: cycle id -> (state, backward search) of each copy searched on its own;
     empty for two players and an even deck, where ``reached`` serves both (player 2
-    leading, hands swapped, is the mirror's player 1 leading).
+    leading, hands swapped, is the mirror's player 1 leading).  A game that renaming the
+    players does not keep (ratscrew under ``first:P``) has no mirrors.
     """
     others = [c for c in node.renamed if c != node.cycle]
-    mirror = others[0] if others else node.cycle
+    mirror = others[0] if others else node.cycle if game.symmetric else None
 
     def record(cycle, state, tree, mirror_of, parent):
         return CycleRecord(CATALOGUED, cycle, node.period_tricks, node.period_cards, state,
                            generation=generation, parent=parent,
                            move="mirror" if parent else "start", in_tree=tree,
-                           mirror=mirror_of, own_mirror=mirror_of == cycle)
+                           mirror=mirror_of,
+                           own_mirror=None if mirror_of is None else mirror_of == cycle)
 
     records = [record(node.cycle, node.state, _in_tree(reached), mirror, None)]
     if renamed:
         for cycle, (text, result) in sorted(renamed.items()):
-            records.append(record(cycle, cycle_node(*parse_state(text)).state,
+            records.append(record(cycle, cycle_node(*game.parse_state(text), game).state,
                                   _in_tree(result), node.cycle, node.cycle))
-    elif mirror != node.cycle:
-        records.append(record(mirror, cycle_node(*parse_state(renamed_states(node.state)[0])).state,
+    elif mirror not in (None, node.cycle):
+        mirrored = game.parse_state(renamed_states(node.state, game)[0])
+        records.append(record(mirror, cycle_node(*mirrored, game).state,
                               _in_tree(reached, swapped=True), node.cycle, node.cycle))
     return records

@@ -23,7 +23,13 @@ def record_loop(recorder, position: int, deal: Deal):
     flat, sizes = rules.pack_hands(deal.hands)
     row = np.zeros(rules.RESULT_LEN, dtype=np.int64)
     rules.play_game(flat, sizes, 0, 0, row)
+    return record_row(recorder, position, row, deal.sequence)
+
+
+def record_row(recorder, position: int, row: np.ndarray, sequence):
+    """Add a looping deal, its card ``sequence`` and its game's result ``row`` (either
+    game's), to a chunk's recorder."""
     positions, rows, deals = batch.record_loop(
-        position, row, np.array(deal.sequence, dtype=np.uint8), recorder.counts,
+        position, row, np.array(sequence, dtype=np.uint8), recorder.counts,
         recorder.loop_positions, recorder.loop_rows, recorder.loop_deals)
     return recorder._replace(loop_positions=positions, loop_rows=rows, loop_deals=deals)
