@@ -2,7 +2,7 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-from .deck import Deal, Deck, DeckError
+from .cards.deck import Deal, Deck, DeckError
 from .engine import Result, play, play_state, trace
 
 try:

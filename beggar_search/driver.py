@@ -47,9 +47,9 @@ from dataclasses import dataclass
 from tqdm import tqdm
 
 from . import __version__
+from .cards.params import game_of, slap_fields
 from .errors import UserError
 from .family import figures
-from .games import game_of, slap_fields
 from .jit import ctrl_c_deferred
 from .store import Run, Store, StoreError
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up

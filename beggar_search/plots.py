@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .deck import Deal, Deck
+from .cards.deck import Deal, Deck
 from .engine.game import as_deal, trace
 from .outfile import atomic_output
 from .store import Store

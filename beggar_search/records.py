@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .deck import format_hands
+from .cards.deck import format_hands
 from .engine.batch import ChunkSummary
 from .engine.game import Result
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .deck import Deck, unrank_sequence
+from .cards.deck import Deck, unrank_sequence
 from .jit import ctrl_c_deferred
 
 SEED = 20240601

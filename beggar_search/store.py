@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import readback
-from .deck import Deck
-from .games import deck_of, game_of, slap_fields
-from .ranked import RankedDeck
+from .cards.deck import Deck
+from .cards.params import deck_of, game_of, slap_fields
+from .cards.ranked import RankedDeck
 from .records import CATALOGUED, MET, ChunkRecord, CycleNews, CycleRecord, GameRecord
 
 try:

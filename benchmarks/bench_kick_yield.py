@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from beggar_search import driver
-from beggar_search.deck import parse_state
+from beggar_search.cards.deck import parse_state
 from beggar_search.engine import cycles, perturb
 from beggar_search.engine.game import cycle_key
 from beggar_search.engine.random import chunk_stream

@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from beggar_search.deck import Deal
+from beggar_search.cards.deck import Deal
 from beggar_search.engine import cycles, moves, perturb, walk
 from beggar_search.engine.game import state_cycle
 from beggar_search.engine.random import chunk_stream

@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 from naive_ers import play_ers_naive  # tests/ is on the path (pytest, benchmarks)
 
+from beggar_search.cards.ranked import STANDARD_RANKED, RankedDeal, RankedDeck
+from beggar_search.cards.slaps import SlapRules
 from beggar_search.engine import ers, rules
-from beggar_search.ranked import STANDARD_RANKED, RankedDeal, RankedDeck
-from beggar_search.slaps import SlapRules
 
 ODDS_CHECK_CAP = 2000  # the cap both engines get under odds in the check
 LOOP_DECK = RankedDeck.parse("8=2,9=2,T=2,J=2,Q=1,K=1")  # 10 cards: about 0.4% of deals loop

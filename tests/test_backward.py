@@ -6,7 +6,7 @@ import pytest
 from naive import parse_deal, trick_naive
 from published import CASELLA
 
-from beggar_search.deck import Deal, Deck
+from beggar_search.cards.deck import Deal, Deck
 from beggar_search.engine import rules
 from beggar_search.engine.backward import predecessors
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from beggar_search import Deal, Deck
-from beggar_search.deck import STANDARD, unrank_sequence
+from beggar_search.cards.deck import STANDARD, unrank_sequence
 from beggar_search.engine import batch, bitboard, rules
 from beggar_search.engine.bitboard import DRAW_PLACES, DRAW_SHUFFLE
 from beggar_search.engine.bits import PACK, PACK_MASK, S_LONG, S_WIN1

@@ -6,8 +6,8 @@ from published import NESSLER
 from storeview import stored
 
 from beggar_search import Deal, Deck, driver, play
+from beggar_search.cards.deck import format_hands
 from beggar_search.cli import cli
-from beggar_search.deck import format_hands
 from beggar_search.engine.closure import backward_closure
 from beggar_search.engine.game import trajectory
 from beggar_search.store import Store
@@ -152,9 +152,9 @@ ERS = {"game": "ers", "slap_rules": "pair", "slap_policy": "turn", "slap_in": Tr
 def test_ratscrew_extension_beats_its_parents_and_replays(slaps):
     """Egyptian ratscrew climbs too: the extended games are longer than the random deals they
     grew from, and every game on the board replays (the ratscrew engine) to its row."""
+    from beggar_search.cards.ranked import STANDARD_RANKED, RankedDeal
+    from beggar_search.cards.slaps import SlapRules
     from beggar_search.engine import ers_game
-    from beggar_search.ranked import STANDARD_RANKED, RankedDeal
-    from beggar_search.slaps import SlapRules
     from beggar_search.strategies.climb import ClimbStrategy
 
     job_params = ClimbStrategy.prepare(params(extend=4, closure_states=20_000, top_k=10,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from published import CASELLA
 
 from beggar_search import Deal, Deck, DeckError
-from beggar_search.deck import rank_sequence, unrank_sequence
+from beggar_search.cards.deck import rank_sequence, unrank_sequence
 
 
 def test_named_and_custom_decks():

@@ -13,10 +13,10 @@ from ers_cases import (
 )
 from naive_ers import parse_ranked, play_ers_naive
 
-from beggar_search.deck import DeckError
+from beggar_search.cards.deck import DeckError
+from beggar_search.cards.ranked import STANDARD_RANKED, RankedDeal, RankedDeck
+from beggar_search.cards.slaps import SlapError, SlapRules
 from beggar_search.engine import ers_game, play
-from beggar_search.ranked import STANDARD_RANKED, RankedDeal, RankedDeck
-from beggar_search.slaps import SlapError, SlapRules
 
 # the worked example of the rule texts, with a pair: Ana lays a queen; Ben pays a five,
 # then a king; Ana owes three and pays a four, then another four: a pair

@@ -10,10 +10,10 @@ from click.testing import CliRunner
 from storeview import stored
 
 from beggar_search import driver
+from beggar_search.cards.ranked import RankedDeal
+from beggar_search.cards.slaps import SlapRules
 from beggar_search.cli import cli, main
 from beggar_search.engine import ers_game
-from beggar_search.ranked import RankedDeal
-from beggar_search.slaps import SlapRules
 from beggar_search.store import Store
 
 EXAMPLE = ["Q4427/5K386", "--deck", "2=1,3=1,4=2,5=1,6=1,7=1,8=1,Q=1,K=1"]

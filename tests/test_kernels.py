@@ -4,7 +4,7 @@ engine ids keep their deals."""
 import numpy as np
 import pytest
 
-from beggar_search.deck import STANDARD, Deck, unrank_sequence
+from beggar_search.cards.deck import STANDARD, Deck, unrank_sequence
 from beggar_search.engine import batch, bitboard, rules
 from beggar_search.engine.kernels import (
     BITBOARD,

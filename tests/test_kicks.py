@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from beggar_search import Deal, play
-from beggar_search.deck import format_state
+from beggar_search.cards.deck import format_state
 from beggar_search.engine import cycles, perturb
 from beggar_search.engine.game import cycle_key, cycle_name, play_state, state_cycle
 from beggar_search.engine.random import chunk_stream

@@ -127,7 +127,7 @@ def test_describe_move():
 def test_moves_on_masks_are_apply_moves(spec):
     """Every move of random two-player states, on masks (``maskmoves``), gives the masks
     of the state ``apply_move`` gives, and no move where it gives none."""
-    from beggar_search.deck import Deck
+    from beggar_search.cards.deck import Deck
     from beggar_search.engine import bitboard, cycles, maskmoves
 
     deck = Deck.parse(spec)

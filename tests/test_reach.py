@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from published import CASELLA, NESSLER
 
+from beggar_search.cards.deck import Deal, Deck, format_hands
 from beggar_search.cli import cli
-from beggar_search.deck import Deal, Deck, format_hands
 from beggar_search.engine import play, play_state, rules
 from beggar_search.engine.batch import next_permutation
 from beggar_search.engine.closure import POW5, POW13, pack_state, unpack_state

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from ..deck import DeckError
+from ..cards.deck import DeckError
 from ..store import StoreError
 from .bench import bench
 from .climb import climb

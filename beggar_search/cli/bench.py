@@ -11,7 +11,7 @@ import os
 
 import click
 
-from ..deck import DeckError
+from ..cards.deck import DeckError
 from .common import BENCH_DEALS, UserError, deck_option, emit, json_option, parse_deck
 from .game import GameChoice, game_options
 

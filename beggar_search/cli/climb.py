@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from ..deck import Deal, DeckError
-from ..ranked import RankedDeal
+from ..cards.deck import Deal, DeckError
+from ..cards.ranked import RankedDeal
 from ..strategies.climb import DEFAULT_CLOSURE_STATES, DEFAULT_EXTEND
 from .common import COUNT, STATES, TOP, UserError, deck_option
 from .game import game_options

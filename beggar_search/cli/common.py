@@ -6,7 +6,7 @@ import re
 
 import click
 
-from ..deck import Deck, DeckError
+from ..cards.deck import Deck, DeckError
 from ..errors import UserError
 
 # Ranges the engine and the store can take: a number past them is bad input (exit 2),

@@ -2,9 +2,9 @@
 
 import click
 
-from ..deck import Deal
-from ..games import BMN, GAMES
-from ..ranked import RankedDeal
+from ..cards.deck import Deal
+from ..cards.params import BMN, GAMES
+from ..cards.ranked import RankedDeal
 from .common import UserError, deck_option, emit, json_option
 from .game import GameChoice
 

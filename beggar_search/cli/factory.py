@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 
 import click
 
-from ..deck import MAX_CARDS, STANDARD
+from ..cards.deck import MAX_CARDS, STANDARD
 from ..engine.moves import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, MOVE_NAMES
 from ..engine.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES
 from ..strategies.cycle_games import cycle_game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..deck import STANDARD
+from ..cards.deck import STANDARD
 from ..strategies.hunt import starting_points
 from ..strategies.loops import CASELLA
 from .common import COUNT, STATES, deck_option, open_store, parse_deck

@@ -2,7 +2,7 @@
 
 import click
 
-from ..deck import Deal
+from ..cards.deck import Deal
 from ..engine import play as play_deal
 from ..engine import trace
 from .common import MAX_TRICKS, SEED, UserError, deck_option, emit, json_option, parse_deck
@@ -65,9 +65,9 @@ def play(deal_text, deck_spec, max_tricks, show_trace, game, seed, as_json):
 
 def play_ers(deal_text, deck, max_tricks, show_trace, game: GameChoice, seed, as_json):
     """``play --game ers``: a ranked deal, its slaps traced."""
+    from ..cards.ranked import RankedDeal
     from ..engine import ers_game
     from ..engine.ers import ODDS_CAP
-    from ..ranked import RankedDeal
 
     deal = RankedDeal.parse(deal_text, deck)
     slaps = game.slaps(deal.players, seed)

@@ -103,13 +103,13 @@ def lengths(db_path, run_id, versus_id, out, as_json):
 @json_option
 def game(deal_text, deck_spec, max_tricks, out, game, seed, as_json):
     """Cards held by each player after each trick of DEAL; a loop's cycle shaded."""
-    from ..deck import Deal
+    from ..cards.deck import Deal
 
     plots = _plots(out)
     if game.ers:
+        from ..cards.ranked import RankedDeal
         from ..engine import ers_game
         from ..engine.ers import ODDS_CAP
-        from ..ranked import RankedDeal
 
         deal = RankedDeal.parse(deal_text, game.deck(deck_spec))
         slaps = game.slaps(deal.players, seed)

@@ -4,7 +4,7 @@ import re
 
 import click
 
-from ..deck import Deal, parse_state
+from ..cards.deck import Deal, parse_state
 from ..reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
 from .common import STATES, UserError, deck_option, emit, json_option, open_store, parse_deck
 from .game import GameChoice, game_options
@@ -97,7 +97,7 @@ def reach(deal_text, deck_spec, db_path, max_states, seconds, game, as_json):
 def _start_ers(text: str, deck_spec: str, game: GameChoice):
     """``_start`` for Egyptian ratscrew: a ranked deal only, and its slap rules (one line
     under odds)."""
-    from ..ranked import RankedDeal
+    from ..cards.ranked import RankedDeal
 
     if re.fullmatch(r"[0-9a-f]{16}", text.strip().lower()):
         raise UserError("reach --game ers takes a deal, not a cycle id")

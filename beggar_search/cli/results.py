@@ -11,9 +11,9 @@ from contextlib import nullcontext
 
 import click
 
+from ..cards.params import game_of
 from ..driver import summarise
 from ..family import fair_reached, islands
-from ..games import game_of
 from ..outfile import atomic_output, check_output
 from .common import ROWS, RUN_ID, UserError, emit, json_option, open_store, print_summary, say
 from .options import db_option

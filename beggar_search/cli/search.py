@@ -6,7 +6,7 @@ import click
 import numpy as np
 
 from .. import driver
-from ..deck import DeckError
+from ..cards.deck import DeckError
 from .common import COUNT, RUN_ID, UserError, deck_option, open_store, print_summary
 from .game import GameChoice, game_options
 from .options import RunOptions, SearchOptions, run_options, search_options

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..deck import MAX_PLAYERS
+from ..cards.deck import MAX_PLAYERS
 from ..jit import kernel
 from . import rules
 from .random import shuffle

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..slaps import SlapRules
+from ..cards.slaps import SlapRules
 from . import backward
 
 

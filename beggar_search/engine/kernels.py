@@ -41,9 +41,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..deck import STANDARD, Deck
-from ..games import BMN, ERS, deck_of, game_of
-from ..slaps import SlapRules
+from ..cards.deck import STANDARD, Deck
+from ..cards.params import BMN, ERS, deck_of, game_of
+from ..cards.slaps import SlapRules
 from . import batch, bitboard, ers, rules
 from .batch import Recorder
 from .bitboard import DRAW_PLACES, DRAW_SHUFFLE

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import count
 
+from ..cards.params import deck_of, game_of, notation_of
 from ..engine.batch import ChunkSummary, Recorder, new_recorder
 from ..engine.kernels import RANDOM, Engine, choose, random_kernel
-from ..games import deck_of, game_of, notation_of
 from ..records import ChunkRecord
 
 PENDING = "pending"  # what ``plan`` yields while its next chunks wait on chunks in flight

@@ -27,9 +27,9 @@ A ``CycleGame`` has:
 
 from __future__ import annotations
 
-from ..deck import Deal, format_state, parse_state
+from ..cards.deck import Deal, format_state, parse_state
+from ..cards.params import ERS, game_of
 from ..engine import batch, cycles, game
-from ..games import ERS, game_of
 from .loops import CASELLA, record_loop, rotations
 
 

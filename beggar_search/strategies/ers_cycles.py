@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..cards.ranked import RankedDeal, RankedDeck, format_ranked_state, parse_ranked_state
+from ..cards.slaps import SlapRules
 from ..engine import batch, ers, ers_game
 from ..engine.rules import RESULT_LEN, pack_hands
-from ..ranked import RankedDeal, RankedDeck, format_ranked_state, parse_ranked_state
-from ..slaps import SlapRules
 from .loops import record_row, rotations
 
 SYMMETRIC_POLICIES = ("none", "turn")  # renaming the players (a rotation) keeps the game

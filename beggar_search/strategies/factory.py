@@ -41,13 +41,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..deck import Deck, DeckError
+from ..cards.deck import Deck, DeckError
+from ..cards.params import deck_of, game_of
 from ..engine import batch, cycles, moves, perturb, rules, walk
 from ..engine.batch import ChunkSummary
 from ..engine.game import cycle_key, cycle_name
 from ..engine.kernels import RANDOM, choose
 from ..engine.random import chunk_stream
-from ..games import deck_of, game_of
 from ..records import CATALOGUED, MET, CycleRecord, InTree
 from .base import PENDING, ChunkJob, Strategy
 from .cycle_games import BMN_CYCLES, cycle_game

@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from ..deck import Deal, Deck, format_state, parse_state
+from ..cards.deck import Deal, Deck, format_state, parse_state
 from ..engine import batch
 from ..engine.batch import ChunkSummary
 from ..engine.cycles import new_kept, state_arrays, state_hands

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..deck import Deal
+from ..cards.deck import Deal
 from ..engine import batch, rules
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # the first known loop (2024)

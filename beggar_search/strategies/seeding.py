@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..deck import N_VALUES, Deck
+from ..cards.deck import N_VALUES, Deck
 from ..engine import grow
 from ..engine.cycles import new_kept, state_arrays, state_hands
 from ..engine.game import state_cycle

@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from beggar_search.deck import Deal, Deck, parse_state
+from beggar_search.cards.deck import Deal, Deck, parse_state
 from beggar_search.engine import moves
 from beggar_search.engine.cycles import (
     KeptCycles,

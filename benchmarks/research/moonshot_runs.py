@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from beggar_search.deck import Deck, format_state, parse_state
+from beggar_search.cards.deck import Deck, format_state, parse_state
 from beggar_search.engine.cycles import (
     new_exact,
     new_kept,

@@ -79,7 +79,7 @@ import time
 
 import numpy as np
 
-from beggar_search.deck import N_VALUES, Deck, format_state
+from beggar_search.cards.deck import N_VALUES, Deck, format_state
 from beggar_search.engine import rules
 from beggar_search.engine.cycles import (
     TRIED_BLOCK,
@@ -603,7 +603,7 @@ def run_isolation(args):
     """The reference cycle (Zanotto's deal): its fair deals, its penalty shape's period,
     its family under value changes, and whether any smaller deck's loop lies below it (the
     inverse of growth and of padding)."""
-    from beggar_search.deck import parse_state
+    from beggar_search.cards.deck import parse_state
     from beggar_search.engine.closure import backward_closure
     from beggar_search.reach import reach_state
 
@@ -795,7 +795,7 @@ def relabel(cycles, room=10_000, flip=True):
 def run_relabel(args):
     """Every arrangement of the penalty values on the penalty places of every state of
     (a) the reference cycle, (b) the full-size cycles the ``grow`` seeding meets."""
-    from beggar_search.deck import parse_state
+    from beggar_search.cards.deck import parse_state
     from beggar_search.strategies.seeding import skeleton_and_pad
 
     started = time.perf_counter()

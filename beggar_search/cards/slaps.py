@@ -113,7 +113,7 @@ class SlapRules:
 
     def arrays(self, players: int):
         """The kernel's ``Slaps`` for games of ``players`` players."""
-        from .engine import ers
+        from ..engine import ers
 
         flags = np.zeros(ers.FLAGS_LEN, dtype=np.int64)
         flags[ers.F_SLAPS] = sum(bit for name, bit in (("pair", ers.PAIR),
