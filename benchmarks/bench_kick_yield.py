@@ -24,7 +24,8 @@ import numpy as np
 
 from beggar_search import driver
 from beggar_search.cards.deck import parse_state
-from beggar_search.engine import cycles, perturb
+from beggar_search.cycles import kept as cycles
+from beggar_search.cycles import perturb
 from beggar_search.engine.game import cycle_key
 from beggar_search.engine.random import chunk_stream
 from beggar_search.store import Store

@@ -6,9 +6,9 @@ import pytest
 from naive import parse_deal, trick_naive
 from published import CASELLA
 
+from beggar_search.backward.step import predecessors
 from beggar_search.cards.deck import Deal, Deck
 from beggar_search.engine import rules
-from beggar_search.engine.backward import predecessors
 
 SMALL_DECKS = [(5, 2, 1, 1, 0), (6, 2, 2, 1, 0), (8, 2, 1, 1, 1), (14, 2, 2, 2, 2)]
 

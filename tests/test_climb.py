@@ -6,9 +6,9 @@ from published import NESSLER
 from storeview import stored
 
 from beggar_search import Deal, Deck, driver, play
+from beggar_search.backward.closure import backward_closure
 from beggar_search.cards.deck import format_hands
 from beggar_search.cli import cli
-from beggar_search.engine.closure import backward_closure
 from beggar_search.engine.game import trajectory
 from beggar_search.store import Store
 from beggar_search.strategies import ChunkJob, execute, strategy_for

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from naive_ers import play_trick as naive_trick
 
+from beggar_search.backward.ers_step import predecessors
 from beggar_search.cards.ranked import STANDARD_RANKED, RankedDeck
 from beggar_search.cards.slaps import SlapRules
 from beggar_search.engine import ers, rules
-from beggar_search.engine.ers_backward import predecessors
 
 # few ranks, so pairs and sandwiches come often; and the standard deck
 DECKS = [RankedDeck.parse(spec) for spec in
@@ -130,8 +130,8 @@ def test_looping_deal_of_the_readme():
 def test_policy_none_is_beggar_my_neighbour():
     """Under policy none the step is Beggar-my-neighbour's on the mapped cards, as many
     predecessors (ranks 2 to T kept apart, so at most as many)."""
+    from beggar_search.backward.step import predecessors as bmn_predecessors
     from beggar_search.cards.ranked import RANK_VALUES
-    from beggar_search.engine.backward import predecessors as bmn_predecessors
 
     rng = np.random.default_rng(3)
     compared = 0

@@ -9,7 +9,9 @@ import pytest
 from beggar_search import driver
 from beggar_search.cards.ranked import RankedDeal, RankedDeck, parse_ranked_state
 from beggar_search.cards.slaps import SlapRules
-from beggar_search.engine import cycles, ers, ers_game, moves, perturb, walk
+from beggar_search.cycles import kept as cycles
+from beggar_search.cycles import moves, perturb, walk
+from beggar_search.engine import ers, ers_game
 from beggar_search.engine.game import cycle_key
 from beggar_search.engine.random import chunk_stream
 from beggar_search.store import Store

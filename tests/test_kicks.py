@@ -6,7 +6,8 @@ import pytest
 
 from beggar_search import Deal, play
 from beggar_search.cards.deck import format_state
-from beggar_search.engine import cycles, perturb
+from beggar_search.cycles import kept as cycles
+from beggar_search.cycles import perturb
 from beggar_search.engine.game import cycle_key, cycle_name, play_state, state_cycle
 from beggar_search.engine.random import chunk_stream
 from beggar_search.strategies.loops import CASELLA

@@ -5,7 +5,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from beggar_search.engine import moves
+from beggar_search.cycles import moves
 
 
 def naive_moves(hands, leader, kinds, blocks, exchanges=moves.DEFAULT_EXCHANGES):
@@ -128,7 +128,9 @@ def test_moves_on_masks_are_apply_moves(spec):
     """Every move of random two-player states, on masks (``maskmoves``), gives the masks
     of the state ``apply_move`` gives, and no move where it gives none."""
     from beggar_search.cards.deck import Deck
-    from beggar_search.engine import bitboard, cycles, maskmoves
+    from beggar_search.cycles import kept as cycles
+    from beggar_search.cycles import maskmoves
+    from beggar_search.engine import bitboard
 
     deck = Deck.parse(spec)
     n = deck.size

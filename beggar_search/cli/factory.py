@@ -8,8 +8,8 @@ from dataclasses import asdict, dataclass
 import click
 
 from ..cards.deck import MAX_CARDS, STANDARD
-from ..engine.moves import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, MOVE_NAMES
-from ..engine.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES
+from ..cycles.moves import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, MOVE_NAMES
+from ..cycles.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES
 from ..strategies.cycle_games import cycle_game
 from ..strategies.factory import (
     KICK_CHUNK_TRIES,

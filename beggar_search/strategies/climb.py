@@ -55,13 +55,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backward.closure import BMN_STEP, backward_closure, ers_step
 from ..cards.deck import Deal, DeckError
 from ..cards.params import ERS, game_of
 from ..cards.ranked import RankedDeal
 from ..cards.slaps import SlapRules
 from ..engine import batch, ers_game
 from ..engine.batch import Recorder
-from ..engine.closure import BMN_STEP, backward_closure, ers_step
 from ..engine.game import trajectory
 from ..engine.random import chunk_stream
 from .base import ChunkJob, Strategy

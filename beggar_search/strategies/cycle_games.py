@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from ..cards.deck import Deal, format_state, parse_state
 from ..cards.params import ERS, game_of
-from ..engine import batch, cycles, game
+from ..cycles import kept as cycles
+from ..engine import batch, game
 from .loops import CASELLA, record_loop, rotations
 
 

@@ -43,7 +43,9 @@ import numpy as np
 
 from ..cards.deck import Deck, DeckError
 from ..cards.params import deck_of, game_of
-from ..engine import batch, cycles, moves, perturb, rules, walk
+from ..cycles import kept as cycles
+from ..cycles import moves, perturb, walk
+from ..engine import batch, rules
 from ..engine.batch import ChunkSummary
 from ..engine.game import cycle_key, cycle_name
 from ..engine.kernels import RANDOM, choose

@@ -18,11 +18,11 @@ import time
 import numpy as np
 
 from ..cards.deck import Deal, Deck, format_state, parse_state
+from ..cycles.kept import new_kept, state_arrays, state_hands
+from ..cycles.perturb import perturb_chunk
 from ..engine import batch
 from ..engine.batch import ChunkSummary
-from ..engine.cycles import new_kept, state_arrays, state_hands
 from ..engine.game import cycle_key, play_state, state_cycle
-from ..engine.perturb import perturb_chunk
 from ..engine.random import chunk_stream
 from ..records import MET, CycleRecord, InTree
 from .base import ChunkJob, Strategy

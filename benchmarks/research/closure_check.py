@@ -19,8 +19,8 @@ import time
 import numpy as np
 
 from beggar_search.cards.deck import Deal, Deck, parse_state
-from beggar_search.engine import moves
-from beggar_search.engine.cycles import (
+from beggar_search.cycles import moves
+from beggar_search.cycles.kept import (
     KeptCycles,
     new_exact,
     play_and_keep,

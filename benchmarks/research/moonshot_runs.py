@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from beggar_search.cards.deck import Deck, format_state, parse_state
-from beggar_search.engine.cycles import (
+from beggar_search.cycles.kept import (
     new_exact,
     new_kept,
     play_and_keep,

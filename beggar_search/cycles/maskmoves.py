@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import kernel
-from .cycles import W_FIRST, W_HI, W_LEADER, W_LO, W_PEN, low_bits
+from .kept import W_FIRST, W_HI, W_LEADER, W_LO, W_PEN, low_bits
 from .moves import M_BLOCK, M_CARD, M_EXCHANGE, M_LEADER, M_SPLIT, M_SWAP, decode_counted
 
 

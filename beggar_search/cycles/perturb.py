@@ -18,9 +18,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..engine import rules
+from ..engine.exact import masks_apply, play_exact
+from ..engine.random import below, shuffle
 from ..jit import kernel
-from . import moves, rules
-from .cycles import (
+from . import moves
+from .kept import (
     N_WORDS,
     TRIED_BLOCK,
     W_FIRST,
@@ -36,9 +39,7 @@ from .cycles import (
     queue_words,
     state_words,
 )
-from .exact import masks_apply, play_exact
 from .maskmoves import move_masks
-from .random import below, shuffle
 
 # kick kinds: the moves a kick is made of
 KICK_NAMES = ("swaps", "cards", "blocks", "exchanges", "mixed")

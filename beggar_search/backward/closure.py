@@ -22,9 +22,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..engine import ers, rules
+from ..engine.rules import CAPACITY, MIX
 from ..jit import kernel
-from . import backward, ers, ers_backward, rules
-from .rules import CAPACITY, MIX
+from . import ers_step as ers_backward
+from . import step as backward
 
 CARDS_PER_WORD = 27  # 5**27 < 2**63
 RANKED_PER_WORD = 17  # 13**17 < 2**63

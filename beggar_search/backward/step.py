@@ -41,9 +41,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..engine import ers, rules
+from ..engine.rules import CAPACITY
 from ..jit import inlined_kernel, kernel
-from . import ers, rules
-from .rules import CAPACITY
 
 INITIAL_ROOM = 256
 

@@ -16,10 +16,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..backward.closure import lookup  # the set of states tried is a table as closure's states
+from ..engine import rules
+from ..engine.exact import play_exact, trick_exact
 from ..jit import kernel
-from . import rules
-from .closure import lookup  # the set of states tried is a table as closure's states
-from .cycles import (
+from .kept import (
     in_sorted,
     is_new_cycle,
     keep_cycle,
@@ -28,7 +29,6 @@ from .cycles import (
     state_words,
     tried_key,
 )
-from .exact import play_exact, trick_exact
 from .maskmoves import move_masks
 from .moves import apply_counted, decode_counted, kind_counts, move_count
 

@@ -23,12 +23,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..engine import bitboard, rules
+from ..engine.bits import PACK, S_LONG
+from ..engine.exact import new_exact as new_exact  # re-exported: the searches take it from here
+from ..engine.exact import play_exact
+from ..engine.rules import LOOP, R_CYCLE, R_OUTCOME
 from ..jit import kernel
-from . import bitboard, rules
-from .bits import PACK, S_LONG
-from .exact import new_exact as new_exact  # re-exported: the searches take it from here
-from .exact import play_exact
-from .rules import LOOP, R_CYCLE, R_OUTCOME
 
 TRIED_BLOCK = 8192  # tried states played together
 # a two-player state as five words: the masks of its sequence (hand 1 then hand 2, top card

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import kernel
-from .cycles import new_exact, play_and_keep
+from .kept import new_exact, play_and_keep
 
 
 @kernel

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards.slaps import SlapRules
-from . import backward
+from . import step as backward
 
 
 def check_rules(slap_rules: SlapRules) -> None:
