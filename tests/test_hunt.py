@@ -6,9 +6,9 @@ from click.testing import CliRunner
 
 from beggar_search import Deal, Deck, driver, play, play_state
 from beggar_search.cli import cli
+from beggar_search.games.loops import CASELLA, rotations
 from beggar_search.store import Store
 from beggar_search.strategies.hunt import starting_points
-from beggar_search.strategies.loops import CASELLA, rotations
 
 TINY = "plain=5,J=2,Q=1,K=1"
 

@@ -10,7 +10,7 @@ from beggar_search.cycles import kept as cycles
 from beggar_search.cycles import perturb
 from beggar_search.engine.game import cycle_key, cycle_name, play_state, state_cycle
 from beggar_search.engine.random import chunk_stream
-from beggar_search.strategies.loops import CASELLA
+from beggar_search.games.loops import CASELLA
 
 EIGHT = "plain=8,J=2,Q=2,K=2,A=2"
 EIGHT_LOOP = "---A-J--/JQ-K-KQA"  # a looping deal of EIGHT

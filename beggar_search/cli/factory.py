@@ -10,7 +10,8 @@ import click
 from ..cards.deck import MAX_CARDS, STANDARD
 from ..cycles.moves import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, MOVE_NAMES
 from ..cycles.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES
-from ..strategies.cycle_games import cycle_game
+from ..games.bmn import cycle_game
+from ..games.loops import CASELLA
 from ..strategies.factory import (
     KICK_CHUNK_TRIES,
     KICK_CHUNKS,
@@ -21,7 +22,6 @@ from ..strategies.factory import (
     StartError,
     start_node,
 )
-from ..strategies.loops import CASELLA
 from .common import COUNT, STATES, Hours, UserError, deck_option, open_store
 from .game import GameChoice, game_options
 from .options import search_options

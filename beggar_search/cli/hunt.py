@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from ..cards.deck import STANDARD
+from ..games.loops import CASELLA
 from ..strategies.hunt import starting_points
-from ..strategies.loops import CASELLA
 from .common import COUNT, STATES, deck_option, open_store, parse_deck
 from .game import bmn_only
 from .options import search_options

@@ -50,9 +50,9 @@ from ..engine.batch import ChunkSummary
 from ..engine.game import cycle_key, cycle_name
 from ..engine.kernels import RANDOM, choose
 from ..engine.random import chunk_stream
+from ..games.bmn import BMN_CYCLES, cycle_game
 from ..records import CATALOGUED, MET, CycleRecord, InTree
 from .base import PENDING, ChunkJob, Strategy
-from .cycle_games import BMN_CYCLES, cycle_game
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps

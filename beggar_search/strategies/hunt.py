@@ -24,9 +24,9 @@ from ..engine import batch
 from ..engine.batch import ChunkSummary
 from ..engine.game import cycle_key, play_state, state_cycle
 from ..engine.random import chunk_stream
+from ..games.loops import CASELLA, record_loop, rotations
 from ..records import MET, CycleRecord, InTree
 from .base import ChunkJob, Strategy
-from .loops import CASELLA, record_loop, rotations
 
 MAX_FOUND = 64  # new cycles kept per chunk; more are counted, not kept
 

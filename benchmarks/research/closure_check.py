@@ -29,8 +29,8 @@ from beggar_search.cycles.kept import (
 )
 from beggar_search.engine.game import cycle_key, cycle_name, play_state, state_cycle
 from beggar_search.engine.random import below, chunk_stream
+from beggar_search.games.loops import CASELLA
 from beggar_search.jit import kernel
-from beggar_search.strategies.loops import CASELLA
 
 ROOM = 100_000  # cycles kept per generation (the known ones first)
 

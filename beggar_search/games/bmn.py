@@ -109,7 +109,7 @@ BMN_CYCLES = BmnCycles()
 def cycle_game(params: dict):
     """The ``CycleGame`` of a run (its stored parameters)."""
     if game_of(params) == ERS:
-        from .ers_cycles import ErsCycles
+        from .ers import ErsCycles
 
         return ErsCycles.for_run(params)
     return BMN_CYCLES
