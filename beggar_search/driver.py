@@ -49,9 +49,9 @@ from tqdm import tqdm
 from . import __version__
 from .cards.params import game_of, slap_fields
 from .errors import UserError
-from .family import figures
 from .jit import ctrl_c_deferred
 from .store import Run, Store, StoreError
+from .store.family import figures
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
 
 FAMILY_EVERY = 10.0  # seconds between two readings of a factory's family for the progress line

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from beggar_search import Deal, Deck, driver, play
 from beggar_search.cli import cli, main
-from beggar_search.family import islands
 from beggar_search.store import Store
+from beggar_search.store.family import islands
 from beggar_search.strategies import PENDING, FactoryStrategy
 from beggar_search.strategies import factory as factory_module
 from beggar_search.strategies.factory import (

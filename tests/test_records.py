@@ -3,8 +3,9 @@
 import ast
 from pathlib import Path
 
-from beggar_search import Deal, play, store
-from beggar_search.records import ChunkRecord
+from beggar_search import Deal, play
+from beggar_search.store import results as store
+from beggar_search.store.records import ChunkRecord
 from beggar_search.strategies import STRATEGIES, ChunkJob, strategy_for
 
 

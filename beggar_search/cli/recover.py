@@ -21,8 +21,8 @@ def recover(db_path, out, as_json):
     can be shown, exported and resumed from the new file.
     """
     from ..outfile import check_output
-    from ..recover import recover as copy_readable
     from ..store import StoreError
+    from ..store.recover import recover as copy_readable
 
     check_output(out, (db_path,))  # never a database, nor a database's -wal or -shm
     try:

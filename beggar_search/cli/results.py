@@ -13,8 +13,8 @@ import click
 
 from ..cards.params import game_of
 from ..driver import summarise
-from ..family import fair_reached, islands
 from ..outfile import atomic_output, check_output
+from ..store.family import fair_reached, islands
 from .common import ROWS, RUN_ID, UserError, emit, json_option, open_store, print_summary, say
 from .options import db_option
 

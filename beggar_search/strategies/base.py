@@ -10,7 +10,7 @@ from itertools import count
 from ..cards.params import deck_of, game_of, notation_of
 from ..engine.batch import ChunkSummary, Recorder, new_recorder
 from ..engine.kernels import RANDOM, Engine, choose, random_kernel
-from ..records import ChunkRecord
+from ..store.records import ChunkRecord
 
 PENDING = "pending"  # what ``plan`` yields while its next chunks wait on chunks in flight
 

@@ -51,7 +51,7 @@ from ..engine.game import cycle_key, cycle_name
 from ..engine.kernels import RANDOM, choose
 from ..engine.random import chunk_stream
 from ..games.bmn import BMN_CYCLES, cycle_game
-from ..records import CATALOGUED, MET, CycleRecord, InTree
+from ..store.records import CATALOGUED, MET, CycleRecord, InTree
 from .base import PENDING, ChunkJob, Strategy
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk

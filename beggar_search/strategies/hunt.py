@@ -25,7 +25,7 @@ from ..engine.batch import ChunkSummary
 from ..engine.game import cycle_key, play_state, state_cycle
 from ..engine.random import chunk_stream
 from ..games.loops import CASELLA, record_loop, rotations
-from ..records import MET, CycleRecord, InTree
+from ..store.records import MET, CycleRecord, InTree
 from .base import ChunkJob, Strategy
 
 MAX_FOUND = 64  # new cycles kept per chunk; more are counted, not kept

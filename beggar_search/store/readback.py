@@ -13,9 +13,9 @@ import json
 import math
 import re
 
-from .cards.deck import MAX_PLAYERS, DeckError
-from .cards.params import GAMES, deck_of
-from .cards.ranked import RankedDeck
+from ..cards.deck import MAX_PLAYERS, DeckError
+from ..cards.params import GAMES, deck_of
+from ..cards.ranked import RankedDeck
 
 CARDS = "[-JQKA]"  # the store holds deals as the tool writes them: letters
 DEAL = re.compile(rf"{CARDS}*(?:/{CARDS}*)+")  # one hand per player, at least two players

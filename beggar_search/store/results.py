@@ -24,10 +24,10 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..cards.deck import Deck
+from ..cards.params import deck_of, game_of, slap_fields
+from ..cards.ranked import RankedDeck
 from . import readback
-from .cards.deck import Deck
-from .cards.params import deck_of, game_of, slap_fields
-from .cards.ranked import RankedDeck
 from .records import CATALOGUED, MET, ChunkRecord, CycleNews, CycleRecord, GameRecord
 
 try:
@@ -442,7 +442,7 @@ class Store:
         if 1 <= version < SCHEMA_VERSION:
             self._migrate()
             return
-        from . import __version__
+        from .. import __version__
 
         known = ", ".join(f"{v} (beggar-search {r})" for v, r in SCHEMA_RELEASES.items())
         if version > SCHEMA_VERSION:

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards.deck import format_hands
-from .engine.batch import ChunkSummary
-from .engine.game import Result
+from ..cards.deck import format_hands
+from ..engine.batch import ChunkSummary
+from ..engine.game import Result
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .store import Store, StoreError
+from .results import Store, StoreError
 
 TABLES = ("runs", "chunks", "games", "cycles", "moves", "links", "histogram")
 BATCH = 10_000  # rows inserted per statement batch
