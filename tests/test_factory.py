@@ -265,7 +265,7 @@ def test_family_plot_and_islands(tmp_path):
 
 def test_skeleton_and_pad_grows_small_cycles_into_the_deck():
     from beggar_search.engine.game import play_state
-    from beggar_search.strategies.seeding import skeleton_and_pad
+    from beggar_search.strategies.factory.seeding import skeleton_and_pad
 
     deck = Deck.parse("plain=10,J=3,Q=3,K=3")
     grown = skeleton_and_pad(deck, 1, small_tries=1 << 17, pad_budget=2_000_000, want=4)

@@ -32,7 +32,7 @@ from beggar_search.cycles.kept import (
 from beggar_search.engine.game import cycle_name, play_state
 from beggar_search.engine.random import below, chunk_stream
 from beggar_search.jit import kernel
-from beggar_search.strategies.seeding import grow_skeletons, skeleton_states
+from beggar_search.strategies.factory.seeding import grow_skeletons, skeleton_states
 
 CHUNK = 1 << 18  # tries between two looks at the clock
 KEEP = 64  # cycles kept per chunk

@@ -796,7 +796,7 @@ def run_relabel(args):
     """Every arrangement of the penalty values on the penalty places of every state of
     (a) the reference cycle, (b) the full-size cycles the ``grow`` seeding meets."""
     from beggar_search.cards.deck import parse_state
-    from beggar_search.strategies.seeding import skeleton_and_pad
+    from beggar_search.strategies.factory.seeding import skeleton_and_pad
 
     started = time.perf_counter()
     seeded = skeleton_and_pad(Deck.parse("camicia"), args.seed, want=args.want)

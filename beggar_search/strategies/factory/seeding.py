@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..cards.deck import N_VALUES, Deck
-from ..cycles import grow
-from ..cycles.kept import new_kept, state_arrays, state_hands
-from ..cycles.perturb import random_state_cycles
-from ..engine.game import state_cycle
-from ..engine.random import chunk_stream
+from ...cards.deck import N_VALUES, Deck
+from ...cycles import grow
+from ...cycles.kept import new_kept, state_arrays, state_hands
+from ...cycles.perturb import random_state_cycles
+from ...engine.game import state_cycle
+from ...engine.random import chunk_stream
 
 MAX_CYCLES = 500  # cycles kept per deck size while growing
 MAX_STATES = 40_000  # states a growth step (or the padding) starts from

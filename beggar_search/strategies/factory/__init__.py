@@ -41,18 +41,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..cards.deck import Deck, DeckError
-from ..cards.params import deck_of, game_of
-from ..cycles import kept as cycles
-from ..cycles import moves, perturb, walk
-from ..engine import batch, rules
-from ..engine.batch import ChunkSummary
-from ..engine.game import cycle_key, cycle_name
-from ..engine.kernels import RANDOM, choose
-from ..engine.random import chunk_stream
-from ..games.bmn import BMN_CYCLES, cycle_game
-from ..store.records import CATALOGUED, MET, CycleRecord, InTree
-from .base import PENDING, ChunkJob, Strategy
+from ...cards.deck import Deck, DeckError
+from ...cards.params import deck_of, game_of
+from ...cycles import kept as cycles
+from ...cycles import moves, perturb, walk
+from ...engine import batch, rules
+from ...engine.batch import ChunkSummary
+from ...engine.game import cycle_key, cycle_name
+from ...engine.kernels import RANDOM, choose
+from ...engine.random import chunk_stream
+from ...games.bmn import BMN_CYCLES, cycle_game
+from ...store.records import CATALOGUED, MET, CycleRecord, InTree
+from ..base import PENDING, ChunkJob, Strategy
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps
