@@ -40,7 +40,7 @@ def test_c_yardstick_plays_the_engines_games(tmp_path):
 
     if not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")):
         pytest.skip("no C compiler")
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_c_yardstick.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_c_yardstick.py"
     spec = importlib.util.spec_from_file_location("bench_c_yardstick", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -53,7 +53,7 @@ def test_c_yardstick_says_when_no_compiler_is_found():
     import os
     from pathlib import Path
 
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_c_yardstick.py"
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_c_yardstick.py"
     result = subprocess.run([sys.executable, str(script), "--deals", "10"], capture_output=True,
                             text=True, env={**os.environ, "PATH": "/nonexistent"})
     assert result.returncode == 2 and result.stdout == ""

@@ -305,7 +305,7 @@ def test_kicks_go_on_until_idle_and_catalogue_what_they_meet(tmp_path):
         loops = {}
         for game in store.games(summary["run"], "loops"):
             loops.setdefault(game["cycle"], set()).add(game["deal"])
-    census = Path(__file__).parent.parent / "benchmarks/data/census-plain8-J2-Q2-K2-A2.json"
+    census = Path(__file__).parents[2] / "benchmarks/data/census-plain8-J2-Q2-K2-A2.json"
     truth = {c: set(d) for c, d in json.loads(census.read_text())["cycles"].items()}
     for row in rows:  # every fair deal of every catalogued cycle, and nothing else
         if row["cycle"] in truth:
