@@ -3,7 +3,7 @@
 A two-player state of ``n`` cards is five words (``cycles.W_*``): the masks of its sequence
 (hand 1 then hand 2, top card first; ``bitboard.masks_from``), hand 1's size, the leader.  Moves
 are numbered exactly as ``moves.apply_move`` numbers them, and ``move_masks`` gives the masks
-of the state ``apply_move`` gives (``tests/test_moves.py`` checks every move of many
+of the state ``apply_move`` gives (``tests/cycles/test_moves.py`` checks every move of many
 states): a swap exchanges two bits, a card or block move cuts a run of bits out and puts it
 back elsewhere, a split move changes hand 1's size, an exchange swaps two runs of bits.  No
 move touches the cards one by one, so the factory's walk generates states about as fast as

@@ -12,7 +12,7 @@ that makes every search kernel play ratscrew, see ``engine.exact``).  What diffe
   does (player P wins every slap), so each cycle is a class of its own and has no mirror;
 - ``odds`` has no cycles: refused;
 - in-trees and fair deals come from ratscrew's own backward search (``reach.reach_state``
-  with the slap rules, ``engine/ers_backward.py``).
+  with the slap rules, ``backward/ers_step.py``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Numba engine against the oracle (tests/naive.py) and the values of docs/rules.md."""
+"""The Numba engine against the oracle (tests/oracles/naive.py) and the values of docs/rules.md."""
 
 import zlib
 

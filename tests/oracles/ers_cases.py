@@ -1,4 +1,4 @@
-"""The Egyptian ratscrew agreement check, shared by ``tests/test_ers.py`` (a few hundred
+"""The Egyptian ratscrew agreement check, shared by ``tests/engine/test_ers.py`` (a few hundred
 deals per combination) and ``benchmarks/ers_agreement.py`` (10^4 and more): the kernel
 against the oracle ``naive_ers`` on random deals, per (policy, rule set, players, slap-in);
 and ``--slap-policy none`` against Beggar-my-neighbour on the mapped deals."""

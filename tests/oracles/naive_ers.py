@@ -1,7 +1,7 @@
 """Slow, obviously correct reference engine ("oracle") for Egyptian ratscrew.
 
 Follows the Egyptian ratscrew section of ``docs/rules.md`` literally: Beggar-my-neighbour
-play (as ``tests/naive.py``) plus slaps.  Pure Python, standard library only.
+play (as ``tests/oracles/naive.py``) plus slaps.  Pure Python, standard library only.
 
 Cards are rank codes 0-12 (``2 3 4 5 6 7 8 9 T J Q K A``); a hand is a sequence of codes,
 index 0 = top card.  Players are numbered from 0 here; results report the winner from 1
