@@ -35,7 +35,7 @@ def runnable_blocks():
 def test_the_guide_has_runnable_examples():
     fast = [block for block in runnable_blocks() if not block.marks]
     pages = {block.values[0] for block in fast}
-    assert {"play.md", "search.md", "reach.md", "factory.md"} <= pages
+    assert {"play.md", "search.md", "reach.md"} <= pages
     assert all(block.values[1] for block in runnable_blocks())
 
 
