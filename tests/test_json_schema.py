@@ -289,3 +289,29 @@ def test_every_documented_key_is_printed_by_some_command(printed):
     print(f"\n{len(COMMANDS)} command lines, {len(SCHEMA['$defs'])} record types, "
           f"{sum(map(len, seen.values()))} of {total} documented keys printed")
     assert not missing, missing
+
+
+def json_commands(group, path=()) -> list[str]:
+    """Every command under ``group`` that takes ``--json``, as its command path."""
+    import click
+
+    found = []
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            found += json_commands(command, (*path, name))
+        elif any("--json" in option.opts for option in command.params
+                 if isinstance(option, click.Option)):
+            found.append(" ".join((*path, name)))
+    return found
+
+
+def test_every_command_with_json_is_in_the_schema_and_in_this_test():
+    """A new command with --json needs its records in docs/json-schema.json and a line here."""
+    from beggar_search.cli import cli
+
+    documented = {" ".join(key.split(" --")[0].split()) for key in SCHEMA["x-commands"]}
+    tested = {command.split(" --")[0] for _, command, _ in COMMANDS}
+    commands = json_commands(cli)
+    assert len(commands) >= 17
+    assert set(commands) <= documented, sorted(set(commands) - documented)
+    assert set(commands) <= tested, sorted(set(commands) - tested)
