@@ -14,6 +14,7 @@ import click
 from ..cards.deck import DeckError
 from .common import BENCH_DEALS, UserError, deck_option, emit, json_option, parse_deck
 from .game import GameChoice, game_options
+from .vocabulary import bench_record
 
 
 def measure(deck: str, players: int, source: str, n_deals: int, general_deals: int,
@@ -115,7 +116,7 @@ def bench(deck_spec, players, source, deals, general_deals, workers, game, as_js
             raise UserError("bench --game ers times random deals on one worker: drop --source"
                             " and --workers")
         data = measure_ers(deck_spec, players, deals, general_deals or max(deals // 10, 1), game)
-        emit(data, as_json, describe_ers(data))
+        emit(bench_record(data), as_json, describe_ers(data))
         return
     deck = parse_deck(deck_spec)
     try:
@@ -126,4 +127,4 @@ def bench(deck_spec, players, source, deals, general_deals, workers, game, as_js
         raise UserError(f"--workers {workers} is more than this command will start")
     data = measure(deck.spec, players, source, deals, general_deals or max(deals // 10, 1),
                    workers)
-    emit(data, as_json, describe(data))
+    emit(bench_record(data), as_json, describe(data))

@@ -8,6 +8,7 @@ import click
 
 from ..cards.deck import Deck, DeckError
 from ..errors import UserError
+from .vocabulary import UNITS, summary_record
 
 # Ranges the engine and the store can take: a number past them is bad input (exit 2),
 # caught before any run is created.
@@ -137,9 +138,6 @@ def open_store(path, create: bool = True, writing: bool | None = None):
         raise UserError(str(error)) from None
 
 
-# what a run's ``deals`` counts, by strategy
-UNITS = {"hunt": "tries", "climb": "games", "factory": "tries"}
-
 
 def summary_text(summary: dict) -> str:
     """A run's ``summary`` as lines for people: its parameters, status, deals, wins, loops and
@@ -174,4 +172,4 @@ def summary_text(summary: dict) -> str:
 
 def print_summary(summary: dict, as_json: bool) -> None:
     """Print a run's ``summary``: one JSON object, or lines for people."""
-    emit(summary, as_json, summary_text(summary))
+    emit(summary_record(summary), as_json, summary_text(summary))

@@ -60,7 +60,7 @@ def play(deal_text, deck_spec, max_tricks, show_trace, game, seed, as_json):
                 click.echo(record.describe())
     else:
         result = play_deal(deal, max_tricks=max_tricks)
-    emit({"deal": str(deal), **result.to_dict()}, as_json, summary(deal, result))
+    emit({"deal": str(deal), "game": "bmn", **result.to_dict()}, as_json, summary(deal, result))
 
 
 def play_ers(deal_text, deck, max_tricks, show_trace, game: GameChoice, seed, as_json):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..games import game_of, slap_fields
 from ..outfile import check_output
 from .common import (
     MAX_TRICKS,
@@ -19,6 +20,7 @@ from .common import (
 from .game import game_options
 from .options import db_option
 from .results import run_option
+from .vocabulary import longest_game, rounded
 
 
 def _plots(out: str, db_path: str | None = None):
@@ -55,6 +57,17 @@ def _draw(plots, draw, *args) -> str:
         raise UserError(f"cannot write {args[1]}: {error.strerror or error}") from None
 
 
+def game_fields(params: dict) -> dict:
+    """The game a run plays (``game``, and a ratscrew run's slap rules), for ``--json``."""
+    return {"game": game_of(params), **slap_fields(params)}
+
+
+def _run_game(db_path, run_id: int) -> dict:
+    """``game_fields`` of run ``run_id`` of the results file."""
+    with open_store(db_path, create=False) as store:
+        return game_fields(store.run(run_id).params)
+
+
 def _run_data(plots, gather, db_path, run_id) -> dict:
     """A figure's data from a run of the results file; no data is a user error."""
     with open_store(db_path, create=False) as store:
@@ -82,12 +95,18 @@ def lengths(db_path, run_id, versus_id, out, as_json):
     with open_store(db_path, create=False) as store:
         data = plots.lengths_data(store, run_id)
         versus = None if versus_id is None else plots.lengths_data(store, versus_id)
+        games = {r["run"]: game_fields(store.run(r["run"]).params)
+                 for r in (data, versus) if r is not None}
+        longest = {r["run"]: store.games(r["run"], "longest", limit=1)
+                   for r in (data, versus) if r is not None}
     written = _draw(plots, plots.draw_lengths, data, out, versus)
     runs = [data] if versus is None else [data, versus]
     summary = {"out": written, "runs": [
-        {"run": r["run"], "deck": r["deck"], "deals": r["deals"], "games": r["games"],
-         "loops": r["loops"], "caps": r["caps"], "mean_cards": r["mean"],
-         "bin_width": r["bin_width"], "record": r["record"]} for r in runs]}
+        {"run": r["run"], **games[r["run"]], "deck": r["deck"], "deals": r["deals"],
+         "games": r["games"],
+         "loops": r["loops"], "caps": r["caps"], "mean_cards": rounded(r["mean"], 3),
+         "bin_width": r["bin_width"], "longest": longest_game(longest[r["run"]]),
+         "record": r["record"]} for r in runs]}  # record: deprecated, longest without winner
     emit(summary, as_json, written)
 
 
@@ -115,11 +134,13 @@ def game(deal_text, deck_spec, max_tricks, out, game, seed, as_json):
         slaps = game.slaps(deal.players, seed)
         cap = max_tricks or (None if slaps.deterministic else ODDS_CAP)
         data = plots.traced_game_data(deal, *ers_game.trace(deal, slaps, max_tricks=cap))
+        played = {"game": "ers", **slaps.to_params()}
     else:
         deal = Deal.parse(deal_text, parse_deck(deck_spec))
         data = plots.game_data(deal, max_tricks=max_tricks)
+        played = {"game": "bmn"}
     written = _draw(plots, plots.draw_game, data, out)
-    summary = {"out": written, "deal": data["deal"], **data["result"],
+    summary = {"out": written, "deal": data["deal"], **played, **data["result"],
                "spans": [{"label": label, "first_trick": first, "last_trick": last}
                          for label, first, last in data["spans"]]}
     emit(summary, as_json, written)
@@ -147,10 +168,13 @@ def _run_figure(kind: str, db_path, run_id, out) -> tuple[dict, str]:
 def cycles(db_path, run_id, out, as_json):
     """Each cycle a run found: its period (tricks) against the deals that reach it."""
     data, written = _run_figure("cycles", db_path, run_id, out)
-    summary = {"out": written, "run": data["run"], "deck": data["deck"],
-               "deals": data["deals"], "loops": data["loops"], "cycles": len(data["cycles"]),
-               "period_tricks": [int(data["period_tricks"].min()),
-                                 int(data["period_tricks"].max())]}
+    periods = [int(data["period_tricks"].min()), int(data["period_tricks"].max())]
+    # period_tricks_range: the shortest and longest period; period_tricks (deprecated, a
+    # period everywhere else): the same pair
+    summary = {"out": written, "run": data["run"], **_run_game(db_path, data["run"]),
+               "deck": data["deck"], "deals": data["deals"], "loops": data["loops"],
+               "cycles": len(data["cycles"]), "period_tricks_range": periods,
+               "period_tricks": periods}
     emit(summary, as_json, written)
 
 
@@ -159,6 +183,7 @@ def cycles(db_path, run_id, out, as_json):
 def family(db_path, run_id, out, as_json):
     """A factory run's cycles as a graph: size = fair deals, colour = period, lines = moves."""
     data, written = _run_figure("family", db_path, run_id, out)
-    emit({"out": written, "run": data["run"], "deck": data["deck"],
+    emit({"out": written, "run": data["run"], **_run_game(db_path, data["run"]),
+          "deck": data["deck"],
           "cycles": len(data["nodes"]), "islands": data["islands"],
           "fair_cycles": data["fair_cycles"]}, as_json, written)

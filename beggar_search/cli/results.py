@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import datetime
 import json
 import re
 import sys
@@ -17,6 +16,8 @@ from ..outfile import atomic_output, check_output
 from ..store.family import fair_reached, islands
 from .common import ROWS, RUN_ID, UserError, emit, json_option, open_store, print_summary, say
 from .options import db_option
+from .vocabulary import cycle_record, game_record, run_record, summary_record
+from .vocabulary import iso_time as when
 
 
 def run_option(function):
@@ -24,11 +25,6 @@ def run_option(function):
     run)."""
     return click.option("--run", "run_id", type=RUN_ID, default=None,
                         help="Run id [default: the latest run].")(function)
-
-
-def when(timestamp: float) -> str:
-    """``timestamp`` (seconds since the epoch) as an ISO 8601 UTC time, to the second."""
-    return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).isoformat(timespec="seconds")
 
 
 @click.command()
@@ -44,7 +40,7 @@ def runs(db_path, as_json):
                     "created": when(run.created), "updated": when(run.updated),
                     "game": game_of(run.params)}
             game = "" if data["game"] == "bmn" else f"{data['game']} "
-            emit(data, as_json, f"{run.id:4d}  {run.strategy:10s} {run.status:8s} "
+            emit(run_record(data), as_json, f"{run.id:4d}  {run.strategy:10s} {run.status:8s} "
                                 f"{game}{run.params['deck']:>12s} {run.players}p  "
                                 f"{run.deals:>14,} deals {run.loops:>8,} loops  "
                                 f"{when(run.updated)}")
@@ -62,10 +58,10 @@ def show(db_path, run_id, top, as_json):
         run = store.run(run_id)
         summary = summarise(store, run.id)
         if as_json:  # one object, its long lists written as they are read
-            sys.stdout.write(json.dumps(summary)[:-1] + ', "leaderboard": ')
-            write_list(store.iter_games(run.id, "longest", limit=top))
+            sys.stdout.write(json.dumps(summary_record(summary))[:-1] + ', "leaderboard": ')
+            write_list(map(game_record, store.iter_games(run.id, "longest", limit=top)))
             sys.stdout.write(', "cycle_list": ')
-            write_list(store.iter_cycles(run.id))
+            write_list(map(cycle_record, store.iter_cycles(run.id)))
             sys.stdout.write("}\n")
             return
         print_summary(summary, False)
@@ -100,6 +96,12 @@ EXPORTS = {
     "histogram": ["cards", "count"],
 }
 EXPORTS["loops"] = EXPORTS["longest"]
+# export --json: the same columns, and the counts named as in every other --json
+# (docs/json.md); the CSV keeps its columns and its 0/1
+JSON_EXPORTS = {**EXPORTS, "cycles": [
+    *EXPORTS["cycles"][:EXPORTS["cycles"].index("fair_deals_swapped") + 1],
+    "fair_deal_count", "fair_deal_swapped_count",
+    *EXPORTS["cycles"][EXPORTS["cycles"].index("fair_deals_swapped") + 1:]]}
 
 
 def export_rows(store, run, what: str):
@@ -175,8 +177,10 @@ def export(what, db_path, run_id, out, spreadsheet, fair_only, as_json):
         with (atomic_output(out, (db_path,), newline="") if out
               else nullcontext(sys.stdout)) as target:
             if as_json:
+                record = cycle_record if what == "cycles" else dict
                 for row in rows:
-                    target.write(json.dumps({key: row[key] for key in EXPORTS[what]}) + "\n")
+                    row = record(row)
+                    target.write(json.dumps({key: row[key] for key in JSON_EXPORTS[what]}) + "\n")
                     written += 1
             else:
                 writer = csv.DictWriter(target, EXPORTS[what], extrasaction="ignore",
