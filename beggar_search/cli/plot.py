@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..games import game_of, slap_fields
+from ..cards.params import game_of, slap_fields
 from ..outfile import check_output
 from .common import (
     MAX_TRICKS,
