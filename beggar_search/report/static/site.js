@@ -48,7 +48,7 @@ const BS = (() => {
       if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
       else node.setAttribute(key, value === true ? "" : String(value));
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined) continue;
       node.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
     }
@@ -223,11 +223,17 @@ const BS = (() => {
     }
     let chunk = 0;
     function next() {
-      if (chunk >= info.chunks) { refresh(); holder.dataset.loaded = "yes"; return; }
+      if (chunk >= info.chunks) {
+        refresh();
+        holder.dataset.loaded = "yes";
+        document.body.dataset.allRowsMs = Math.round(performance.now());  // how long it took
+        return;
+      }
       load(name + "-" + chunk).then((part) => {
         rows.push(...part);
         chunk++;
         if (chunk === 1 || chunk % 8 === 0) refresh();
+        if (chunk === 1) document.body.dataset.firstRowsMs = Math.round(performance.now());
         setTimeout(next, 0);
       }, (error) => { status.textContent = String(error); });
     }
