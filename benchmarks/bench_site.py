@@ -14,6 +14,9 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -23,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_report import finish
 
+from beggar_search.cli.results import export_rows
 from beggar_search.deck import STANDARD, Deal, format_state
 from beggar_search.records import (
     CATALOGUED,
@@ -124,17 +128,54 @@ def main(argv=None) -> int:
     # a warm-up write of a small site compiles the engine's kernels (cached on disk)
     with Store(db, create=False, writing=False) as store:
         write_site(store, [2], folder / "warm", ReportOptions(replays=1, cycle_pages=0))
+        t0 = time.perf_counter()  # the baseline: what `export` reads of the same rows
+        for run in store.runs():
+            for what in ("cycles", "longest"):
+                sum(1 for _ in export_rows(store, run, what))
+        read = time.perf_counter() - t0
         t0 = time.perf_counter()
         written = write_site(store, [], folder / "site")
         seconds = time.perf_counter() - t0
     data = {"cycles": args.cycles, "rows": args.rows, "build_seconds": round(built, 2),
-            "write_seconds": round(seconds, 2), "files": written["files"],
+            "export_read_seconds": round(read, 2), "write_seconds": round(seconds, 2),
+            "write_over_export": round(seconds / read, 2), "files": written["files"],
             "data_megabytes": round(written["bytes"] / 1e6, 1), "site": str(folder / "site"),
-            "load": os.getloadavg()[0]}
-    return finish(data, __file__, started, lambda d: (
-        f"{d['cycles']:,} cycles and {d['rows']:,} leaderboard rows: site written in"
-        f" {d['write_seconds']:.1f} s ({d['files']:,} files, {d['data_megabytes']} MB of data;"
-        f" results file built in {d['build_seconds']:.1f} s); load {d['load']:.1f}"), args.out)
+            "load": os.getloadavg()[0], "browser": browser_times(folder / "site")}
+    return finish(data, __file__, started, summary, args.out)
+
+
+def summary(d: dict) -> str:
+    lines = [f"{d['cycles']:,} cycles and {d['rows']:,} leaderboard rows: site written in"
+             f" {d['write_seconds']:.1f} s, {d['write_over_export']:.1f}x the"
+             f" {d['export_read_seconds']:.1f} s that export takes to read the same rows"
+             f" ({d['files']:,} files, {d['data_megabytes']} MB of data; results file built in"
+             f" {d['build_seconds']:.1f} s); load {d['load']:.1f}"]
+    for page, times in d["browser"].items():
+        lines.append(f"  {page}: first rows {times.get('firstRowsMs')} ms, every row"
+                     f" {times.get('allRowsMs')} ms, Chromium start to DOM {times['wall_ms']} ms")
+    return "\n".join(lines)
+
+
+def browser_times(site: Path) -> dict:
+    """For each table page: when headless Chromium (real time, no virtual clock) showed its
+    first rows and all of them (the page notes both on its body), and the whole run's wall
+    time from starting Chromium to its DOM after 3 s; {} without Chromium."""
+    chromium = shutil.which("chromium")
+    if not chromium:
+        return {}
+    times = {}
+    for page in ("index", "leaderboard", "loops", "cycles", "family"):
+        t0 = time.perf_counter()
+        html = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                               "--timeout=3000", "--dump-dom", (site / f"{page}.html").as_uri()],
+                              capture_output=True, text=True, timeout=120).stdout
+        body = re.search(r"<body([^>]*)>", html)
+        found = dict(re.findall(r'data-(first-rows-ms|all-rows-ms)="(\d+)"', body.group(1))) \
+            if body else {}
+        times[page] = {"firstRowsMs": found.get("first-rows-ms"),
+                       "allRowsMs": found.get("all-rows-ms"),
+                       "wall_ms": round((time.perf_counter() - t0) * 1000)}
+    return times
 
 
 if __name__ == "__main__":

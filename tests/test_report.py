@@ -4,6 +4,7 @@ its server.  The pages themselves in a browser: ``test_report_browser``."""
 import json
 import re
 import shlex
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -285,3 +286,25 @@ def test_report_help_names_its_options():
     assert done.exit_code == 0
     for option in ("--db", "--run", "--out", "--serve", "--port", "--replays", "--cycle-pages"):
         assert option in done.output
+
+
+def test_report_serve_answers_on_127_0_0_1_until_interrupted(results, tmp_path):
+    out = tmp_path / "site"
+    server = subprocess.Popen([sys.executable, "-m", "beggar_search", "report", "--db",
+                               str(results), "--run", "1", "--out", str(out), "--serve",
+                               "--port", "0"], stderr=subprocess.PIPE, text=True)
+    try:
+        line = ""
+        while "serving" not in line:
+            line = server.stderr.readline()
+            assert line, "the server stopped before serving"
+        address = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert address, line
+        with urllib.request.urlopen(f"{address.group(0)}leaderboard.html") as page:
+            assert b"Longest games" in page.read()
+        server.send_signal(signal.SIGINT)
+        assert server.wait(timeout=60) == 0
+    finally:
+        server.kill()
+        server.wait()
+        server.stderr.close()

@@ -203,8 +203,12 @@ def test_the_replay_after_n_clicks_is_the_state_play_trace_gives(site, results, 
                 assert taker.startswith(f"player {record.taker} takes the pile of"
                                         f" {len(record.laid)} cards")
             assert page.text["step"] == f"after trick {step} of {total}"
-    if key == "3-2":
-        screenshot(url(site, "game", f"key={key}&clicks=5"), "replay.png", tmp_path, "1200,700")
+    if key == "3-2":  # the first slap
+        slap = next(r.number for r in records if r.slapper)
+        page = dom(url(site, "game", f"key={key}&clicks={slap}"))
+        assert page.text["taker"].startswith("SLAP: player")
+        screenshot(url(site, "game", f"key={key}&clicks={slap}"), "replay.png", tmp_path,
+                   "1200,700")
 
 
 def test_the_family_graph_opens_an_island_into_its_cycles(site):

@@ -23,11 +23,14 @@ def island_radius(size: int) -> float:
 
 
 def shelf(sizes: list[int]) -> list[tuple[float, float, float]]:
-    """Circles for islands of ``sizes`` (biggest first), packed in rows: (x, y, r) each."""
+    """Circles for islands of ``sizes`` (biggest first), packed in rows about twice as wide
+    as the whole is tall: (x, y, r) each."""
+    area = sum((2 * island_radius(size) + 8.0) ** 2 for size in sizes)
+    width = max(SHELF_WIDTH, 1.5 * math.sqrt(area), 2 * island_radius(sizes[0]) if sizes else 0)
     placed, x, y, row_height = [], 0.0, 0.0, 0.0
     for size in sizes:
         r = island_radius(size)
-        if x + 2 * r > SHELF_WIDTH and x > 0:
+        if x + 2 * r > width and x > 0:
             x, y, row_height = 0.0, y + row_height + 8.0, 0.0
         placed.append((round(x + r, 1), round(y + r, 1), round(r, 1)))
         x += 2 * r + 8.0

@@ -67,6 +67,7 @@ const BS = (() => {
     const text = String(value);
     return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/.test(text) ? text.slice(0, 16).replace("T", " ") : text;
   }
+  function plural(count, word) { return `${number(count)} ${word}${count === 1 ? "" : "s"}`; }
   function runInfo(id) { return store.manifest.runs.find((run) => run.run === id) || {}; }
   function shellQuote(text) { return "'" + String(text).replace(/'/g, "'\\''") + "'"; }
   function playCommand(runId, deal) {
@@ -277,13 +278,13 @@ const BS = (() => {
         el("p", {class: "note"}, `Run ${runId} (${run.strategy}, ${run.game}, deck ${run.deck}, ${run.players} players).`),
         el("dl", {class: "figures", id: "figures"},
           fig("period", `${number(v("period_tricks"))} tricks, ${number(v("period_cards"))} cards`),
-          fig("pre-period of its first deal", v("preperiod_tricks") === null ? "no deal stored" : number(v("preperiod_tricks")) + " tricks"),
+          fig("pre-period of its first deal", v("preperiod_tricks") === null ? "no deal stored" : plural(v("preperiod_tricks"), "trick")),
           fig("deals of the run reaching it", number(v("deals"))),
           fig("fair deals entering it", v("fair_deals") === null ? "not counted" : `${number(v("fair_deals"))} with player 1 leading, ${number(v("fair_deals_swapped"))} with player 2 leading`),
           fig("in-tree", v("reach_states") === null ? "not searched" : `${number(v("reach_states"))} states${v("reach_complete") === 0 ? " (search stopped at its budget)" : ""}${v("reach_depth") === null ? "" : ", depth " + number(v("reach_depth")) + " tricks"}`),
           fig("island", el("a", {href: link("family", {run: runId, island: v("island")})}, v("island"))),
           fig("generation", number(v("generation"))),
-          fig("parent", v("parent") ? [cycleLink(runId, v("parent")), " by move ", v("move") || ""] : (v("move") || "none")),
+          fig("parent", v("parent") ? [cycleLink(runId, v("parent")), " by the move ", v("move") || ""] : (v("move") ? `none (met by ${v("move")})` : "none")),
           fig("children", detail.children.length ? detail.children.map((c) => [cycleLink(runId, c), " "]) : "none"),
           fig("moves into known cycles", detail.links.length ? detail.links.map((c) => [cycleLink(runId, c), " "]) : "none"),
           fig("mirror (players renamed)", v("mirror") || v("own_mirror") ? mirror : "not known"),
@@ -443,7 +444,7 @@ const BS = (() => {
       for (const [number_, size, fair, x, y, r] of family.islands) {
         g.appendChild(s("a", {href: link("family", {run: runId, island: number_}), "data-island": number_},
           s("circle", {cx: x, cy: y, r: r, class: fair ? "island fair" : "island"}),
-          s("text", {x: x, y: y + 4, class: "label"}, String(size)),
+          s("text", {x: x, y: y + r * 0.18, class: "label", "font-size": Math.max(10, r * 0.5).toFixed(1)}, String(size)),
           s("title", {}, `island ${number_}: ${size} cycles, ${fair} reached by fair deals`)));
         x1 = Math.max(x1, x + r); y1 = Math.max(y1, y + r);
       }
@@ -490,6 +491,7 @@ const BS = (() => {
         if (now.get("island")) island(runId, family, Number(now.get("island")));
         else overview(runId, family);
         svg.dataset.ready = "yes";
+        document.body.dataset.firstRowsMs = Math.round(performance.now());  // drawn
       });
     }
     draw();
