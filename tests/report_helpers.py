@@ -1,6 +1,8 @@
 """The small results file the report tests show (``test_report``, ``test_report_browser``): a
 short census, a small factory run and an Egyptian ratscrew random run, and the site of it."""
 
+import json
+
 from beggar_search import driver
 from beggar_search.store import Store
 from beggar_search.strategies import FactoryStrategy
@@ -26,3 +28,15 @@ def small_results(path):
         driver.start(store, "factory", factory_params(), 1, quiet=True)
         driver.start(store, "random", RATSCREW, 1, quiet=True)
     return path
+
+
+def write_report(results, out, *args):
+    """``beggar-search report`` of ``results`` into ``out``; returns what it printed (--json)."""
+    from click.testing import CliRunner
+
+    from beggar_search.cli import cli
+
+    done = CliRunner().invoke(cli, ["report", "--db", str(results), "--out", str(out),
+                                    "--json", *args])
+    assert done.exit_code == 0, done.output
+    return json.loads(done.stdout)

@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 from click.testing import CliRunner
-from report_helpers import small_results
+from report_helpers import small_results, write_report
 
 from beggar_search.cli import cli, main
 from beggar_search.engine import ers_game, game
@@ -36,9 +36,7 @@ def results(tmp_path_factory):
 @pytest.fixture(scope="module")
 def site(results, tmp_path_factory):
     out = tmp_path_factory.mktemp("site") / "site"
-    done = CliRunner().invoke(cli, ["report", "--db", str(results), "--out", str(out), "--json"])
-    assert done.exit_code == 0, done.output
-    return out, json.loads(done.stdout)
+    return out, write_report(results, out)
 
 
 def data(folder, name):

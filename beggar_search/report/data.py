@@ -63,7 +63,7 @@ def bucket_of(cycle: str, buckets: int) -> int:
     return int(cycle[-6:], 16) % buckets
 
 
-def chosen_runs(store, run_ids, warn):
+def chosen_runs(store, run_ids):
     """The runs to report: those named (each must be readable), else every readable one."""
     if run_ids:
         return [store.run(run_id) for run_id in dict.fromkeys(run_ids)]
@@ -151,7 +151,7 @@ def read_run(store, run, options: ReportOptions) -> RunData:
 
 def add_replays(data: RunData, params: dict, options: ReportOptions) -> None:
     """Trace the run's longest games and the first deal into each cycle with a page."""
-    wanted = [row for row in data.longest[:options.replays]]
+    wanted = list(data.longest[:options.replays])
     seen = {}
     cycles_with_pages = set(data.states)
     for row in data.loops:
@@ -177,7 +177,7 @@ def read_report(store, run_ids, options: ReportOptions, warn) -> list[RunData]:
     """Every chosen run's ``RunData``; a run whose rows cannot be read is skipped (``warn``)
     unless it was named in ``run_ids``."""
     runs = []
-    for run in chosen_runs(store, run_ids, warn):
+    for run in chosen_runs(store, run_ids):
         try:
             runs.append(read_run(store, run, options))
         except StoreError as error:
