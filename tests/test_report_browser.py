@@ -47,6 +47,7 @@ class Dom(HTMLParser):
         super().__init__()
         self.text, self.open, self.links, self.rows, self.tags = {}, [], [], 0, []
         self.title = ""
+        self.columns, self.table = [], []  # the header's columns, the body's cells
         self.attrs_of, self.body = {}, {}
         self.in_rows = False
         self.feed(html)
@@ -72,6 +73,11 @@ class Dom(HTMLParser):
             self.in_rows = True
         if tag == "tr" and self.in_rows:
             self.rows += 1
+            self.table.append([])
+        if tag == "td" and self.in_rows:
+            self.table[-1].append("")
+        if tag == "th" and attrs.get("data-column"):
+            self.columns.append(attrs["data-column"])
 
     def handle_endtag(self, tag):
         while self.open:
@@ -92,6 +98,12 @@ class Dom(HTMLParser):
         for _, ident in self.open:
             if ident:
                 self.text[ident] += data
+        if self.in_rows and "td" in [tag for tag, _ in self.open]:
+            self.table[-1][-1] += data
+
+    def cells(self, column: str) -> list[str]:
+        """The text of one column of the table's body, row by row."""
+        return [row[self.columns.index(column)] for row in self.table]
 
 
 def chromium(*args, timeout=120):
@@ -144,6 +156,10 @@ def test_the_leaderboard_lists_every_run_sorted_and_filters_by_run(site, tmp_pat
     assert f"of {len(rows)} matching" in page.text["table-status"]
     replays = [a["href"] for a in page.links if a["href"].startswith("game.html#key=")]
     assert len(replays) == 30  # every row shown has its replay (25 per run)
+    by_tricks = dom(url(site, "leaderboard", "sort=tricks&order=up&run=1"))
+    assert by_tricks.rows == 20
+    tricks = [int(text.replace(",", "")) for text in by_tricks.cells("tricks")]
+    assert tricks == sorted(r[3] for r in rows if r[0] == 1)
     only = dom(url(site, "leaderboard", "run=3"))
     assert only.rows == 10 and "of 10 matching" in only.text["table-status"]
     assert screenshot(url(site, "leaderboard"), "leaderboard.png", tmp_path).stat().st_size > 10_000

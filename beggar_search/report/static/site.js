@@ -131,8 +131,8 @@ const BS = (() => {
     const filters = {};
     const wanted = hashParams();
     for (const key of wanted.keys()) if (shown.includes(key)) filters[key] = wanted.get(key);
-    let sort = null;
-    let descending = false;
+    let sort = shown.includes(wanted.get("sort")) ? wanted.get("sort") : null;  // #sort=cards&order=down
+    let descending = wanted.get("order") === "down";
     let page = 0;
     let matched = [];
     const status = el("p", {class: "status", id: "table-status"});
