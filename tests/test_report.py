@@ -214,6 +214,32 @@ def one_line_failure(args):
     return done.stderr
 
 
+MARKUP = "<script>alert(1)</script>"
+
+
+@pytest.mark.parametrize(("statement", "value"), [  # as test_hostile_store crafts them
+    ("UPDATE games SET deal = ? WHERE run_id = 1", MARKUP),
+    ("UPDATE games SET cycle = ? WHERE run_id = 1 AND board = 'loops'", MARKUP),
+    ("UPDATE cycles SET cycle = ? WHERE rowid = (SELECT min(rowid) FROM cycles)", MARKUP),
+    ("UPDATE cycles SET move = ? WHERE run_id = 1", MARKUP),
+    ("UPDATE runs SET status = ? WHERE id = 1", MARKUP),
+    ("UPDATE runs SET params = json_set(params, '$.deck', ?) WHERE id = 1", MARKUP),
+    ("UPDATE histogram SET count = ? WHERE run_id = 1", MARKUP),
+    ("UPDATE runs SET status = ? WHERE id = 1", "\x1b]0;owned\x07\x1b[2J"),
+])
+def test_a_value_beggar_search_never_writes_leaves_its_run_out(results, tmp_path, statement,
+                                                               value):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(results.read_bytes())
+    tamper(bad, statement, value)
+    done = CliRunner().invoke(cli, ["report", "--db", str(bad), "--out", str(tmp_path / "s")])
+    assert done.exit_code == 0, done.output
+    assert "run 1" in done.stderr and "\x1b" not in done.stderr and "\x07" not in done.stderr
+    assert 1 not in [r["run"] for r in manifest_of(tmp_path / "s")["runs"]]
+    everything = "".join(p.read_text() for p in (tmp_path / "s").rglob("*") if p.is_file())
+    assert value not in everything and "\x1b" not in everything
+
+
 def test_an_unreadable_run_is_left_out_and_a_named_one_refused(results, tmp_path):
     bad = tmp_path / "bad.sqlite"
     bad.write_bytes(results.read_bytes())
