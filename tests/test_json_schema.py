@@ -102,6 +102,8 @@ COMMANDS = [
     ("ers plot family", "plot family",
      ["plot", "family", "--db", "e.sqlite", "--run", "2", "--out", "ef.png", "--json"]),
     ("recover", "recover", ["recover", "--db", "a.sqlite", "--out", "r.sqlite", "--json"]),
+    ("report", "report", ["report", "--db", "a.sqlite", "--out", "site", "--replays", "2",
+                          "--cycle-pages", "2", "--json"]),
 ]
 
 

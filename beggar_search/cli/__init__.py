@@ -21,6 +21,7 @@ from .play import play
 from .plot import plot
 from .reach import reach
 from .recover import recover
+from .report import report
 from .results import export, runs, show
 from .search import search
 
@@ -42,7 +43,7 @@ search.add_command(hunt)
 search.add_command(factory)
 cli.add_command(search)
 cli.add_command(plot)
-for command in (runs, show, export, recover):
+for command in (runs, show, export, recover, report):
     cli.add_command(command)
 
 
