@@ -25,7 +25,7 @@ from .jit import ctrl_c_deferred
 SEED = 20240601
 WARM_DEALS = 2000
 PIECE = 1 << 18  # deals per kernel call: 0.1 s on the fast path, 1-3 s on the others
-GPU_PIECE = 1 << 22  # on the GPU engine (its block: engine/gpu.py): a fraction of a second
+GPU_PIECE = 1 << 22  # on the GPU engine (its block: gpu/engine.py): a fraction of a second
 SOURCES = ("random", "enumerate")
 ENGINES = ("fast", "general", "baseline", "gpu")  # gpu: the fast path on the GPU engine
 WALL_CLOCK = ("gpu",)  # engines timed by the wall clock: their work is not this process's CPU

@@ -31,7 +31,7 @@ import time
 
 from beggar_search.cli.options import SearchOptions
 from beggar_search.cli.search import run_params
-from beggar_search.engine.gpu import GPU, DevicePlayer, simulated
+from beggar_search.gpu.engine import GPU, DevicePlayer, simulated
 from beggar_search.strategies import STRATEGIES, strategy_for
 
 SEED = 20261202

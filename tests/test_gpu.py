@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from beggar_search.engine import gpu
 from beggar_search.errors import UserError
+from beggar_search.gpu import engine as gpu
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_numba_cuda = pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None,
@@ -34,7 +34,7 @@ def run(args, simulator: bool, timeout: int = 600, **kwargs):
 
 @functools.cache
 def a_gpu_is_here() -> bool:
-    probe = run(["-c", "from beggar_search.engine.gpu import unavailable_reason as r;"
+    probe = run(["-c", "from beggar_search.gpu.engine import unavailable_reason as r;"
                        " print(r() is None)"], simulator=False)
     return probe.stdout.strip() == "True"
 
@@ -131,12 +131,12 @@ def test_the_kernel_compiles_to_ptx_for_real_targets():
     code = """
 import sys
 from numba import cuda, types
-from beggar_search.engine import gpu_play
+from beggar_search.gpu import play
 i64 = types.int64
 signature = (i64[::1], i64[::1], i64[::1], i64, i64, i64, i64, i64, i64[::1])
 for cc in ((8, 0), (9, 0)):
     try:
-        ptx, _ = cuda.compile_ptx(gpu_play.play_deals.py_func, signature, cc=cc)
+        ptx, _ = cuda.compile_ptx(play.play_deals.py_func, signature, cc=cc)
     except Exception as error:
         if "NVVM" in str(error) or "nvvm" in str(error):
             print("NO NVVM:", str(error).splitlines()[0])
@@ -166,3 +166,20 @@ def test_simulated_gpu_bench_times_the_gpu_beside_the_fast_path():
     # the same deals on both: the same cards laid
     assert data["gpu"]["deals"] == data["fast"]["deals"] == 100
     assert data["gpu"]["cards"] == data["fast"]["cards"] > 0 and data["gpu_ratio"] > 0
+
+
+@needs_numba_cuda
+@pytest.mark.slow
+def test_bench_gpu_runs_under_the_simulator(tmp_path):
+    """benchmarks/bench_gpu.py --simulate: every figure it reports, tiny sizes (~1 minute)."""
+    output = tmp_path / "bench_gpu.json"
+    result = run(["benchmarks/bench_gpu.py", "--simulate", str(output)], simulator=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    data = json.loads(output.read_text())
+    assert data["simulated"] and [w["source"] for w in data["workloads"]] == ["random",
+                                                                             "enumerate"]
+    for figures in data["workloads"]:
+        assert figures["kernel"]["cards"] == figures["kernel_with_copies"]["cards"] > 0
+        assert figures["engine"]["deals"] == 64 and figures["cpu"]["deals"] == 2000
+    assert data["census"]["deals"] == 193_584_473_082_000
+    assert "camicia census" in result.stdout

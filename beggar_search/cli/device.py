@@ -1,10 +1,10 @@
-"""``--device cpu|gpu``: where a sweep or the benchmark plays its deals (``engine/gpu.py``)."""
+"""``--device cpu|gpu``: where a sweep or the benchmark plays its deals (``gpu/engine.py``)."""
 
 from __future__ import annotations
 
 import click
 
-from ..engine.gpu import CPU, DEVICES, GPU, check_device
+from ..gpu.engine import CPU, DEVICES, GPU, check_device
 
 device_option = click.option(
     "--device", type=click.Choice(DEVICES), default=CPU, show_default=True,

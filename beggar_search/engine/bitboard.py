@@ -422,7 +422,7 @@ def record_played(pens, los, his, size, base, split, leader, max_tricks, scratch
     """Record a played block (its packed results in ``scratch``'s last array, as
     ``play_block`` gives them with ``fast_limit(max_tricks)``) at positions ``base``..;
     a game too long for the fast path is replayed by the general engine.  Returns the
-    recorder.  The GPU engine (``engine/gpu.py``) records its blocks here too."""
+    recorder.  The GPU engine (``gpu/engine.py``) records its blocks here too."""
     deal, flat, row, packed = scratch
     total = deal.shape[0]
     # unpacked once: only a game the general engine replays can grow the loop arrays, and

@@ -43,8 +43,9 @@ import numpy as np
 
 from ..deck import STANDARD, Deck
 from ..games import BMN, ERS, deck_of, game_of
+from ..gpu import engine as gpu
 from ..slaps import SlapRules
-from . import batch, bitboard, ers, gpu, rules
+from . import batch, bitboard, ers, rules
 from .batch import Recorder
 from .bitboard import DRAW_PLACES, DRAW_SHUFFLE
 from .rules import RESULT_LEN
@@ -149,7 +150,7 @@ ERS_KERNEL = Kernel(
     game=ERS,
 )
 KERNELS = (BITBOARD, FAST2, GENERAL, ERS_KERNEL)  # fastest first, per game
-# the random kernels the GPU engine (``engine/gpu.py``) plays, and how each draws its deals
+# the random kernels the GPU engine (``gpu/engine.py``) plays, and how each draws its deals
 GPU_DRAWS = {BITBOARD.name: DRAW_PLACES, FAST2.name: DRAW_PLACES, GENERAL.name: DRAW_SHUFFLE}
 
 

@@ -9,7 +9,7 @@ field.  A chunk goes block by block (``GPU_BLOCK`` deals):
    for an index range): the stream is sequential (a draw may take more random words than
    another), so the deals are drawn where the CPU draws them and shipped as masks;
 2. the device plays every deal to ``bitboard.fast_limit(max_tricks)`` tricks
-   (``gpu_play.play_deals``, one game per thread, no cycle detection) and sends back the
+   (``gpu/play.py``, one game per thread, no cycle detection) and sends back the
    packed results, the same as ``bitboard.play_block`` gives;
 3. the CPU records them with ``bitboard.record_played``, the CPU path's own recording:
    counts, histogram, leaderboard, and every game past the limit replayed from the start
@@ -27,8 +27,8 @@ import os
 
 import numpy as np
 
+from ..engine import bitboard
 from ..errors import UserError
-from . import bitboard
 
 CPU, GPU = "cpu", "gpu"
 DEVICES = (CPU, GPU)
@@ -85,9 +85,9 @@ class DevicePlayer:
     def __init__(self, block: int, split: np.ndarray, limit: int):
         from numba import cuda
 
-        from . import gpu_play
+        from . import play
 
-        self.cuda, self.play_deals = cuda, gpu_play.play_deals
+        self.cuda, self.play_deals = cuda, play.play_deals
         self.first, self.total = int(split[0]), int(split.sum())
         self.limit = int(limit)
         self.masks = [cuda.device_array(block + 1, dtype=np.int64) for _ in range(3)]
@@ -97,18 +97,31 @@ class DevicePlayer:
         except AttributeError:  # the simulator's device has no such attribute
             processors = 1
         self.blocks = max(1, int(processors)) * BLOCKS_PER_SM
-        self.grid_blocks = gpu_play.grid_blocks
+        self.grid_blocks = play.grid_blocks
 
     def play(self, pens: np.ndarray, los: np.ndarray, his: np.ndarray, size: int,
              packed: np.ndarray) -> None:
         """Play deals 0..size-1 of the masks; their packed results into ``packed[:size]``."""
+        self.load(pens, los, his, size)
+        self.run(size)
+        self.fetch(size, packed)
+
+    def load(self, pens: np.ndarray, los: np.ndarray, his: np.ndarray, size: int) -> None:
+        """Copy deals 0..size-1 of the masks to the device."""
         for host, device in zip((pens, los, his), self.masks, strict=True):
             device[:size].copy_to_device(host[:size])
-        blocks = self.grid_blocks(size, self.blocks)
-        from .gpu_play import THREADS_PER_BLOCK
 
+    def run(self, size: int) -> None:
+        """Play the ``size`` deals loaded (returns once the device has played them)."""
+        from .play import THREADS_PER_BLOCK
+
+        blocks = self.grid_blocks(size, self.blocks)
         self.play_deals[blocks, THREADS_PER_BLOCK](*self.masks, size, self.first, self.total,
                                                    0, self.limit, self.packed)
+        self.cuda.synchronize()
+
+    def fetch(self, size: int, packed: np.ndarray) -> None:
+        """The packed results of the ``size`` deals played, into ``packed[:size]``."""
         packed[:size] = self.packed[:size].copy_to_host()
         DevicePlayer.played += size
 

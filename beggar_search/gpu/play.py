@@ -1,6 +1,6 @@
 """The CUDA kernel of the GPU engine: two-player deals on bitboards, one game per thread.
 
-Imported only by ``engine/gpu.py`` once numba-cuda is known to be there (importing this
+Imported only by ``gpu/engine.py`` once numba-cuda is known to be there (importing this
 module imports ``numba.cuda``).  The same source runs under the CUDA simulator
 (``NUMBA_ENABLE_CUDASIM=1``, pure Python, for the tests) and compiles to PTX for a device.
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from .bits import PACK, S_LONG, S_WIN1
+from ..engine.bits import PACK, S_LONG, S_WIN1
 
 THREADS_PER_BLOCK = 256
 
