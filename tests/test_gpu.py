@@ -183,3 +183,27 @@ def test_bench_gpu_runs_under_the_simulator(tmp_path):
         assert figures["engine"]["deals"] == 64 and figures["cpu"]["deals"] == 2000
     assert data["census"]["deals"] == 193_584_473_082_000
     assert "camicia census" in result.stdout
+
+
+@needs_numba_cuda
+def test_a_gpu_run_resumed_without_a_gpu_is_refused():
+    """A run stored with ``device: gpu`` (``search resume`` takes the stored parameters):
+    its engine is refused in one line where no GPU is usable, before any chunk."""
+    if a_gpu_is_here():
+        pytest.skip("a CUDA GPU is usable here")
+    code = """
+from beggar_search.engine.kernels import Engine
+from beggar_search.errors import UserError
+params = {"deck": "standard", "players": 2, "engine": "bitboard", "device": "gpu"}
+try:
+    Engine.for_run(params)
+except UserError as error:
+    print("refused:", error)
+Engine.for_run({**params, "device": "cpu"})
+print("cpu fine")
+"""
+    result = run(["-c", code], simulator=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "refused: --device gpu: no CUDA GPU is usable here (numba.cuda.is_available() is false;"
+        " set NUMBA_ENABLE_CUDASIM=1 for the slow simulator)", "cpu fine"]

@@ -211,11 +211,13 @@ class Engine:
 
     @classmethod
     def for_run(cls, params: dict) -> Engine:
-        """The engine that plays a run's chunks, from its stored ``params``."""
+        """The engine that plays a run's chunks, from its stored ``params`` (a run stored
+        with ``device: gpu`` resumed where no GPU is usable: a ``UserError``)."""
         slaps = SlapRules.from_params(params) if game_of(params) == ERS else None
+        device = params.get("device") or gpu.CPU
+        gpu.check_device(device, int(params["players"]), slaps is not None)
         return cls(deck_of(params), int(params["players"]),
-                   int(params.get("max_tricks") or 0), random_kernel(params), slaps,
-                   params.get("device") or gpu.CPU)
+                   int(params.get("max_tricks") or 0), random_kernel(params), slaps, device)
 
     def random_chunk(self, stream: np.ndarray, n_deals: int, recorder: Recorder) -> Recorder:
         """``n_deals`` random deals drawn from ``stream`` by the run's random kernel."""
