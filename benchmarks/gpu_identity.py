@@ -14,7 +14,10 @@ histogram, leaderboard, loops, cycles; only the seconds differ).  Workloads:
   trick limit replayed on the CPU;
 - ``camicia``: random camicia deals, 2 chunks;
 - ``enumerate``: deals 50.. of the 10-card deck plain=6,J=2,Q=1,K=1 in index order, 2
-  chunks (loops at deals 86 and 88, found by the CPU replay with cycle detection).
+  chunks (loops at deals 86 and 88, found by the CPU replay with cycle detection; at
+  most its 2,470 deals from there);
+- ``camicia-enumerate``: camicia deals from index 10**13 in index order, 2 chunks (what
+  the census plays).
 
 Without a GPU, run it under Numba's CUDA simulator with a few hundred deals (the default):
 ``NUMBA_ENABLE_CUDASIM=1 python benchmarks/gpu_identity.py``.  Exit status 1 when any
@@ -31,6 +34,7 @@ import time
 
 from beggar_search.cli.options import SearchOptions
 from beggar_search.cli.search import run_params
+from beggar_search.deck import Deck
 from beggar_search.gpu.engine import GPU, DevicePlayer, simulated
 from beggar_search.strategies import STRATEGIES, strategy_for
 
@@ -41,12 +45,15 @@ WORKLOADS = {
     "standard-shuffled": ("random", "standard", {"max_tricks": 60}, {"engine": "general"}),
     "camicia": ("random", "camicia", {}, {}),
     "enumerate": ("enumerate", "plain=6,J=2,Q=1,K=1", {}, {"start": 50}),
+    "camicia-enumerate": ("enumerate", "camicia", {}, {"start": 10**13}),
 }
 
 
 def params_of(name: str, n_deals: int, device: str | None) -> tuple[str, dict]:
     """The strategy and the prepared run parameters of workload ``name`` on ``device``."""
     strategy, deck, options, extra = WORKLOADS[name]
+    if strategy == "enumerate":
+        n_deals = min(n_deals, Deck.parse(deck).count_deals(2) - extra["start"])
     chunk = max(1, -(-n_deals // 2))
     search = SearchOptions(seed=SEED, top_k=10, chunk_size=chunk, **options)
     on_device = {"device": device} if device else {}

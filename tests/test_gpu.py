@@ -76,8 +76,9 @@ def test_no_gpu_is_one_line_and_exit_2(tmp_path, command):
 @needs_numba_cuda
 def test_simulated_gpu_gives_the_cpu_results_field_for_field(tmp_path):
     """Every workload (random standard deals by either draw, one with an agreed cap; random
-    camicia deals; an enumeration of a small deck with loops), 200 deals in 2 chunks each:
-    the stored records agree whole, and every deal was played on the (simulated) device."""
+    camicia deals; an enumeration of a small deck with loops, and one of camicia), 200 deals
+    in 2 chunks each: the stored records agree whole, and every deal was played on the
+    (simulated) device."""
     output = tmp_path / "identity.json"
     result = run(["benchmarks/gpu_identity.py", "--deals", "200", "--json", str(output)],
                  simulator=True)
@@ -85,7 +86,8 @@ def test_simulated_gpu_gives_the_cpu_results_field_for_field(tmp_path):
     data = json.loads(output.read_text())
     assert data["simulator"] and data["all_identical"]
     by_name = {r["workload"]: r for r in data["results"]}
-    assert set(by_name) == {"standard", "standard-shuffled", "camicia", "enumerate"}
+    assert set(by_name) == {"standard", "standard-shuffled", "camicia", "enumerate",
+                            "camicia-enumerate"}
     for r in data["results"]:
         assert r["deals"] == r["deals_on_device"] == 200 and r["chunks"] == 2
         assert r["identical"] and r["differing_fields"] == [] and r["cards"] > 0
