@@ -209,3 +209,17 @@ print("cpu fine")
     assert result.stdout.splitlines() == [
         "refused: --device gpu: no CUDA GPU is usable here (numba.cuda.is_available() is false;"
         " set NUMBA_ENABLE_CUDASIM=1 for the slow simulator)", "cpu fine"]
+
+
+def test_bench_describes_the_gpu_beside_the_cpu():
+    from beggar_search.cli.bench import describe
+
+    row = {"deals": 10, "cards": 100, "seconds": 1.0, "wall_seconds": 1.0,
+           "deals_per_second": 10.0, "cards_per_second": 100.0}
+    data = {"deck": "standard", "players": 2, "source": "random", "fast_kernel": "bitboard",
+            "fast": row, "general": {**row, "deals_per_second": 5.0, "cards_per_second": 50.0},
+            "deals_ratio": 2.0, "cards_ratio": 2.0, "workers": 1,
+            "gpu": {**row, "deals_per_second": 40.0}, "gpu_ratio": 4.0}
+    lines = describe(data).splitlines()
+    assert lines[3].split() == ["gpu", "engine", "(wall", "clock)", "40", "deals/s", "100",
+                                "cards/s", "4.00x", "one", "worker"]
