@@ -8,6 +8,7 @@ import numpy as np
 from .. import driver
 from ..cards.deck import DeckError
 from .common import COUNT, RUN_ID, UserError, deck_option, open_store, print_summary
+from .device import device_option, device_params
 from .game import GameChoice, game_options
 from .options import RunOptions, SearchOptions, run_options, search_options
 
@@ -60,10 +61,13 @@ def players_option(function):
 @deck_option
 @players_option
 @game_options
+@device_option
 @search_options
-def random_search(deals, deck_spec, players, game, options):
+def random_search(deals, deck_spec, players, game, device, options):
     """Play uniformly random deals; keep the longest games and every loop."""
-    launch("random", run_params(deck_spec, players, options, game, deals=deals), options)
+    on_device = device_params(device, players, game.ers)
+    launch("random", run_params(deck_spec, players, options, game, deals=deals, **on_device),
+           options)
 
 
 @search.command("enumerate")
@@ -74,9 +78,11 @@ def random_search(deals, deck_spec, players, game, options):
 @click.option("--count", type=COUNT, default=None,
               help="Deals to play [default: to the end of the deck's deals].")
 @game_options
+@device_option
 @search_options
-def enumerate_search(deck_spec, players, start, count, game, options):
+def enumerate_search(deck_spec, players, start, count, game, device, options):
     """Play every deal from index START on (see `beggar-search deal --help` for the index)."""
+    on_device = device_params(device, players, game.ers)
     try:
         total = game.deck(deck_spec).count_deals(players)
     except DeckError as error:
@@ -86,7 +92,8 @@ def enumerate_search(deck_spec, players, start, count, game, options):
     count = total - start if count is None else count
     if start + count > total:
         raise UserError(f"--start {start} --count {count} runs past the last deal ({total - 1})")
-    params = run_params(deck_spec, players, options, game, start=start, deals=count)
+    params = run_params(deck_spec, players, options, game, start=start, deals=count,
+                        **on_device)
     params["seed"] = options.seed  # an enumeration draws nothing at random
     launch("enumerate", params, options)
 

@@ -412,9 +412,19 @@ def fast_limit(max_tricks):
 @kernel
 def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scratch, recorder):
     """Play a block of deals and record them at positions ``base``..; returns the recorder."""
+    play_block(pens, los, his, size, split, leader, fast_limit(max_tricks), scratch[3])
+    return record_played(pens, los, his, size, base, split, leader, max_tricks, scratch,
+                         recorder)
+
+
+@kernel
+def record_played(pens, los, his, size, base, split, leader, max_tricks, scratch, recorder):
+    """Record a played block (its packed results in ``scratch``'s last array, as
+    ``play_block`` gives them with ``fast_limit(max_tricks)``) at positions ``base``..;
+    a game too long for the fast path is replayed by the general engine.  Returns the
+    recorder.  The GPU engine (``gpu/engine.py``) records its blocks here too."""
     deal, flat, row, packed = scratch
     total = deal.shape[0]
-    play_block(pens, los, his, size, split, leader, fast_limit(max_tricks), packed)
     # unpacked once: only a game the general engine replays can grow the loop arrays, and
     # batch.record gives the recorder back for it
     counts, histogram = recorder.counts, recorder.histogram
@@ -464,9 +474,11 @@ def play_block(pens, los, his, n, split, leader, limit, packed):
 
 
 @kernel
-def _scratch(total, players):
+def new_scratch(total, players, block):
+    """The scratch arrays of ``record_played``: one deal, the hands, a result row and the
+    packed results of a block of ``block`` deals (and the dummy deal)."""
     return (np.zeros(total, dtype=np.uint8), np.zeros((players, CAPACITY), dtype=np.uint8),
-            np.zeros(RESULT_LEN, dtype=np.int64), np.zeros(BLOCK + 1, dtype=np.int64))
+            np.zeros(RESULT_LEN, dtype=np.int64), np.zeros(block + 1, dtype=np.int64))
 
 
 # ---- the chunk kernels -----------------------------------------------------------------
@@ -484,7 +496,7 @@ def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorde
     kinds = penalty_kinds(sorted_cards)
     sequence = sorted_cards.copy()
     pens, los, his, _ = new_masks(BLOCK)
-    scratch = _scratch(total, split.shape[0])
+    scratch = new_scratch(total, split.shape[0], BLOCK)
     for base in range(0, n_deals, BLOCK):
         size = min(BLOCK, n_deals - base)
         fill_random(stream, draw, order, kinds, sequence, pens, los, his, size)
@@ -499,7 +511,7 @@ def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder):
     as ``batch.enumerate_chunk``."""
     sequence = first_sequence.copy()
     pens, los, his, _ = new_masks(BLOCK)
-    scratch = _scratch(sequence.shape[0], split.shape[0])
+    scratch = new_scratch(sequence.shape[0], split.shape[0], BLOCK)
     for base in range(0, n_deals, BLOCK):
         size = min(BLOCK, n_deals - base)
         fill_enumerated(sequence, base > 0, pens, los, his, size)
