@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import compiling
 from .deck import Deck, unrank_sequence
 from .jit import ctrl_c_deferred
 
@@ -140,8 +141,9 @@ def pieces(n_deals: int, asked: list):
 
 
 def time_one(workload: Workload, engine: str, n_deals: int, seed: int = SEED) -> Timing:
-    """``n_deals`` deals in this process (warm-up untimed)."""
-    play(workload, engine, 1 << 30, WARM_DEALS, seed)
+    """``n_deals`` deals in this process (warm-up untimed, in a thread: a Ctrl-C while it
+    compiles is answered at once)."""
+    compiling.warm(play, workload, engine, 1 << 30, WARM_DEALS, seed)
     wall, cpu = time.perf_counter(), time.process_time()
     cards = play(workload, engine, 0, n_deals, seed)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -194,8 +196,8 @@ def play_ers(deck, players: int, slap_rules, chunk: int, n_deals: int, seed: int
 
 
 def time_ers(deck, players: int, slap_rules, n_deals: int, seed: int = SEED) -> Timing:
-    """``n_deals`` Egyptian ratscrew deals in this process (warm-up untimed)."""
-    play_ers(deck, players, slap_rules, 1 << 30, WARM_DEALS, seed)
+    """``n_deals`` Egyptian ratscrew deals in this process (warm-up untimed, as ``time_one``)."""
+    compiling.warm(play_ers, deck, players, slap_rules, 1 << 30, WARM_DEALS, seed)
     wall, cpu = time.perf_counter(), time.process_time()
     cards = play_ers(deck, players, slap_rules, 0, n_deals, seed)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall

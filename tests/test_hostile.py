@@ -314,7 +314,7 @@ def test_a_read_only_results_file_is_one_line(read_only, args):
     assert read_only.read_bytes() == before
     done = subprocess.run(command("runs", "--db", str(read_only)), capture_output=True,
                           text=True)
-    assert done.returncode == 0 and len(done.stdout.splitlines()) == 2  # still readable
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 3  # still readable
 
 
 @pytest.mark.parametrize("args", [["runs"], ["show"], ["export"],
@@ -341,7 +341,7 @@ def test_a_command_goes_on_once_the_lock_is_released(results):
     done = subprocess.run(command("runs", "--db", str(results)), capture_output=True, text=True,
                           timeout=120)
     locker.communicate()
-    assert done.returncode == 0 and len(done.stdout.splitlines()) == 2, done.stderr
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 3, done.stderr
     assert "waiting for a lock" in done.stderr
 
 
@@ -476,7 +476,7 @@ def test_a_fifo_or_a_device_as_results_file_is_one_line_at_once(tmp_path):
 def test_a_nonsense_lock_wait_falls_back_to_the_default(results):
     done = subprocess.run(command("runs", "--db", str(results)), capture_output=True, text=True,
                           env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "soon"}, timeout=60)
-    assert done.returncode == 0 and len(done.stdout.splitlines()) == 2, done.stderr
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 3, done.stderr
 
 
 @pytest.mark.slow

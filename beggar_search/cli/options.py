@@ -29,6 +29,7 @@ from .common import (
 )
 
 DEFAULT_DB = "beggar-search.sqlite"
+DB_VARIABLE = "BEGGAR_SEARCH_DB"  # the results file when --db is not given (docs/first-run.md)
 WORKERS_HELP = ("Worker processes [default: all cores].  With --scheduler or --cluster only the"
                 " limit on chunks in flight (twice N) [default: the cluster's worker threads].")
 
@@ -68,6 +69,7 @@ class SearchOptions(RunOptions):
 def db_option(function=None, *, help: str = "Results file."):
     """``--db PATH``, the results file (``db_path``): the one declaration of it."""
     option = click.option("--db", "db_path", default=DEFAULT_DB, show_default=True,
+                          envvar=DB_VARIABLE, show_envvar=True,
                           type=click.Path(dir_okay=False), help=help)
     return option if function is None else option(function)
 

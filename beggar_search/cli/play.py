@@ -37,9 +37,10 @@ def summary(deal: Deal, result) -> str:
               help="ers with odds: the seed the slaps are drawn from, as a run's [default: 0].")
 @json_option
 def play(deal_text, deck_spec, max_tricks, show_trace, game, seed, as_json):
-    """Play DEAL, e.g. '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'.
+    """Play one deal and print how it ends.
 
-    One hand per player separated by '/', top card first, - J Q K A (or 0-4).
+    DEAL: e.g. '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA', one hand per
+    player separated by '/', top card first, - J Q K A (or 0-4).
     With --game ers: ranks 23456789TJQKA, e.g. '2J9Q/KA3T' (with a --deck of those cards).
     """
     if game.ers:
