@@ -133,3 +133,219 @@ def test_compile_refuses_what_it_cannot_compile_in_one_line(args, capsys):
     status, out, err = cli(args, capsys)
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "compile" in err
+
+
+# --- the report's friction points (issue 26, must show 5) ----------------------------------
+
+def tiny_params(**extra):
+    return {"deck": TINY, "players": 2, "max_tricks": None, "top_k": 5, "chunk_size": 500,
+            "hours": None, "start": 0, "deals": 1512, "seed": None, **extra}
+
+
+@pytest.fixture
+def census(tmp_path):
+    """A results file holding one finished census of the tiny deck."""
+    path = tmp_path / "census.sqlite"
+    with Store(path) as store:
+        driver.start(store, "enumerate", tiny_params(), 1, quiet=True)
+    return path
+
+
+def test_resume_of_a_finished_run_says_so_and_writes_nothing(census, capsys):
+    before = census.read_bytes()
+    status, out, err = cli(["search", "resume", "--db", str(census)], capsys)
+    assert status == 0
+    assert "beggar-search: run 1 is already done: nothing to resume" in err
+    assert out.startswith("run 1 (enumerate, deck plain=5,J=2,Q=1,K=1, 2 players): done")
+    assert census.read_bytes() == before
+
+
+def test_a_stopped_run_names_the_command_that_continues_it(tmp_path, capsys):
+    from beggar_search.cli.search import say_how_to_resume
+
+    class Held:
+        path = tmp_path / "my runs.sqlite"
+
+    say_how_to_resume({"run": 3, "status": "stopped"}, Held)
+    assert capsys.readouterr().err == (
+        "beggar-search: run 3 stopped; continue it with `beggar-search search resume --db"
+        f" '{tmp_path}/my runs.sqlite' --run 3`\n")
+    say_how_to_resume({"run": 3, "status": "done"}, Held)
+    assert capsys.readouterr().err == ""
+
+
+def test_human_summaries_have_no_python_values_and_right_plurals(census, capsys):
+    status, out, _ = cli(["show", "--db", str(census)], capsys)
+    assert status == 0
+    first, deals, loops = out.splitlines()[:3]
+    assert "seed" not in first  # an enumeration has none: not "seed None"
+    assert "[" not in deals and "wins by player " in deals
+    wins = deals.split("wins by player ")[1].split(" / ")
+    assert sum(int(w.replace(",", "")) for w in wins) == 1512 - 12  # 12 of them loop
+    assert loops == "loops      12 in 2 distinct cycles"
+    assert "chunks     500 deals each" in out
+    assert "reached by 6 deals" in out or "reached by" in out
+
+
+def test_plural_says_one_thing_and_many_things():
+    from beggar_search.cli.common import plural
+
+    assert plural(1, "island") == "1 island" and plural(2576, "cycle") == "2,576 cycles"
+
+
+def test_runs_has_a_header_and_an_empty_file_says_so(census, tmp_path, capsys):
+    status, out, _ = cli(["runs", "--db", str(census)], capsys)
+    header, row = out.splitlines()
+    assert status == 0 and header.split()[:3] == ["run", "strategy", "status"]
+    assert "started" in header and row.split()[:3] == ["1", "enumerate", "done"]
+    empty = tmp_path / "empty.sqlite"
+    Store(empty).close()
+    status, out, err = cli(["runs", "--db", str(empty)], capsys)
+    assert status == 0 and out == "" and "holds no runs yet" in err
+
+
+def test_the_results_file_can_come_from_beggar_search_db(census, monkeypatch, tmp_path,
+                                                         capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BEGGAR_SEARCH_DB", str(census))
+    status, out, _ = cli(["runs"], capsys)
+    assert status == 0 and len(out.splitlines()) == 2
+    status, out, _ = cli(["runs", "--db", "nowhere.sqlite"], capsys)  # --db wins
+    assert status == 2
+
+
+@pytest.mark.parametrize("what", ["loops", "longest", "histogram"])
+def test_fair_only_outside_cycles_is_refused_in_one_line(census, what, capsys):
+    status, out, err = cli(["export", "--db", str(census), "--what", what, "--fair-only"],
+                           capsys)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "--fair-only is for --what cycles" in err
+
+
+def test_an_export_to_a_file_says_what_it_wrote(census, tmp_path, capsys):
+    out = tmp_path / "loops.csv"
+    status, _, err = cli(["export", "--db", str(census), "--what", "loops", "--json",
+                          "--out", str(out)], capsys)
+    assert status == 0 and err == f"wrote 12 JSON lines to {out}\n"
+    assert len(out.read_text().splitlines()) == 12
+
+
+def test_recover_leaves_nothing_beside_the_file_it_reads(census, tmp_path, capsys):
+    before = sorted(os.listdir(tmp_path))
+    status, _, _ = cli(["recover", "--db", str(census), "--out", str(tmp_path / "r.sqlite")],
+                       capsys)
+    assert status == 0
+    assert sorted(os.listdir(tmp_path)) == sorted([*before, "r.sqlite"])
+
+
+@pytest.mark.parametrize(("deal", "says"), [
+    ("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA", None),
+    ("--------------JJQQKK/--------------JJQQKK", "add --deck camicia"),
+    ("---K---Q-KQAJ-----AAJ--J-----------Q----KQ-J-----KA", "one hand found"),
+    ("79/T8", "add --game ers"),
+])
+def test_errors_point_to_the_fix(deal, says, capsys):
+    status, out, err = cli(["play", deal], capsys)
+    if says is None:
+        assert status == 0
+        return
+    assert status == 2 and says in err and len(err.strip().splitlines()) == 1
+
+
+def test_zero_hours_is_refused_for_what_it_is(capsys):
+    status, _, err = cli(["search", "random", "--hours", "0"], capsys)
+    assert status == 2 and "greater than 0" in err
+
+
+def test_help_reads_as_help(capsys):
+    status, out, _ = cli(["--help"], capsys)
+    assert "play     Play one deal and print how it ends." in out
+    assert "compile  " in out
+    status, out, _ = cli(["search", "random", "--help"], capsys)
+    assert "340282366920938463463374607431768211455" not in out
+    assert "4611686018427387904" not in out and "BEGGAR_SEARCH_DB" in out
+    assert "2,097,152" in out  # the chunk size default is said
+    status, out, _ = cli(["search", "hunt", "--help"], capsys)
+    assert "Superseded by `search factory`" in out and "--game" not in out
+    status, out, _ = cli(["bench", "--help"], capsys)
+    assert "2<=x<=8" in out
+
+
+def test_bench_says_its_rates_are_per_cpu_second():
+    from beggar_search.cli.bench import describe
+
+    row = {"deals_per_second": 2e6, "cards_per_second": 4e8}
+    text = describe({"deck": "standard", "players": 2, "source": "random",
+                     "fast_kernel": "bitboard", "fast": row, "general": row,
+                     "deals_ratio": 1.0, "cards_ratio": 1.0})
+    assert "per second of its CPU time" in text.splitlines()[0]
+
+
+def test_plots_compare_on_one_bin_width_and_name_the_game(tmp_path):
+    from beggar_search import plots
+
+    path = tmp_path / "two.sqlite"
+    with Store(path) as store:
+        driver.start(store, "enumerate", tiny_params(), 1, quiet=True)
+        driver.start(store, "random", {**tiny_params(), "deck": "standard", "deals": 3000,
+                                       "chunk_size": 3000, "seed": 1}, 1, quiet=True)
+        alone = [plots.lengths_data(store, run)["bin_width"] for run in (1, 2)]
+        first, second = plots.lengths_pair(store, 1, 2)
+    assert alone[0] != alone[1]  # what --vs drew before: 2.5x apart for one deck
+    assert first["bin_width"] == second["bin_width"] == max(alone)
+    assert first["game"] == "bmn" and first["game_label"] == "Beggar-my-neighbour"
+
+
+def test_the_ratscrew_label_names_the_slap_rules():
+    from beggar_search.games import describe
+
+    assert describe({"game": "ers", "slap_rules": "pair", "slap_policy": "odds:0.5,0.5",
+                     "slap_in": True}) == "Egyptian ratscrew, slaps pair by odds:0.5,0.5"
+    assert describe({}) == "Beggar-my-neighbour"
+
+
+class SlowPool:
+    """Chunks in threads, each taking a second and saying so (a climb's chunk, scaled)."""
+
+    def __init__(self, workers, name, params):
+        from concurrent.futures import ThreadPoolExecutor
+
+        from beggar_search.strategies import warm_up
+
+        warm_up(name, params)
+        self.workers = 1
+        self.threads = ThreadPoolExecutor(4)
+
+    def submit(self, job):
+        import time
+
+        from beggar_search.strategies import execute
+
+        def slow():
+            time.sleep(1.0)
+            summary = execute(job)
+            summary.seconds = 1.0
+            return summary
+
+        return self.threads.submit(slow)
+
+    def wait(self, futures, timeout):
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        return wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
+
+    def close(self):
+        self.threads.shutdown(wait=True)
+
+
+def test_at_the_deadline_the_chunks_in_flight_are_stored_not_dropped(tmp_path, monkeypatch,
+                                                                     capsys):
+    monkeypatch.setattr(driver, "STOP_GRACE", 0.2)  # far shorter than a chunk
+    with Store(tmp_path / "d.sqlite") as store:
+        summary = driver.start(store, "enumerate", tiny_params(chunk_size=50,
+                                                               hours=2.5 / 3600), 1,
+                               pool_factory=SlowPool)
+        chunks = store.done_chunks(1)
+    assert "dropped" not in capsys.readouterr().err
+    assert summary["status"] == "done" and 2 <= len(chunks) < 1512 // 50
+    assert summary["deals"] == 50 * len(chunks)

@@ -9,6 +9,7 @@ import click
 from .. import compiling
 from ..deck import Deck, DeckError
 from ..errors import UserError
+from ..games import BMN, describe, game_of
 from ..strategies.units import unit_of
 
 
@@ -161,10 +162,7 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
 def summary_text(summary: dict) -> str:
     """A run's ``summary`` as lines for people: its parameters, status, deals, wins, loops and
     caps (the wins and caps of a search of cycles, which plays no whole games, left out)."""
-    game = ""
-    if summary.get("game", "bmn") != "bmn":
-        game = (f"Egyptian ratscrew, slaps {summary['slap_rules']} by "
-                f"{summary['slap_policy']}{'' if summary['slap_in'] else ', no slap-in'}, ")
+    game = "" if game_of(summary) == BMN else describe(summary) + ", "
     seed = "" if summary["seed"] is None else f", seed {summary['seed']}"
     unit = unit_of(summary["strategy"])
     cycles = summary["cycles"]

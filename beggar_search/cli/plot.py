@@ -64,6 +64,14 @@ def _run_data(plots, gather, db_path, run_id) -> dict:
             raise UserError(str(error)) from None
 
 
+SLAP_KEYS = ("slap_rules", "slap_policy", "slap_in")  # a ratscrew run's, in its figures' JSON
+
+
+def game_json(data: dict) -> dict:
+    """A figure's game in its JSON: ``game`` and, for ratscrew, the slap fields."""
+    return {"game": data["game"], **{key: data[key] for key in SLAP_KEYS if key in data}}
+
+
 @click.group()
 def plot():
     """Pictures (needs matplotlib): game lengths, one game, a run's cycles, a cycle family."""
@@ -80,12 +88,16 @@ def lengths(db_path, run_id, versus_id, out, as_json):
     """The distribution of game lengths (cards) of a run, on a log count axis."""
     plots = _plots(out, db_path)
     with open_store(db_path, create=False) as store:
-        data = plots.lengths_data(store, run_id)
-        versus = None if versus_id is None else plots.lengths_data(store, versus_id)
+        if versus_id is None:
+            data, versus = plots.lengths_data(store, run_id), None
+        else:  # on one bin width, or the shares per bin do not compare
+            data, versus = plots.lengths_pair(store, run_id, versus_id)
     written = _draw(plots, plots.draw_lengths, data, out, versus)
     runs = [data] if versus is None else [data, versus]
     summary = {"out": written, "runs": [
-        {"run": r["run"], "deck": r["deck"], "deals": r["deals"], "games": r["games"],
+        {"run": r["run"], "deck": r["deck"], **game_json(r),
+         "deals": r["deals"],
+         "games": r["games"],
          "loops": r["loops"], "caps": r["caps"], "mean_cards": r["mean"],
          "bin_width": r["bin_width"], "record": r["record"]} for r in runs]}
     emit(summary, as_json, written)
@@ -147,8 +159,9 @@ def _run_figure(kind: str, db_path, run_id, out) -> tuple[dict, str]:
 def cycles(db_path, run_id, out, as_json):
     """Each cycle a run found: its period (tricks) against the deals that reach it."""
     data, written = _run_figure("cycles", db_path, run_id, out)
-    summary = {"out": written, "run": data["run"], "deck": data["deck"],
-               "deals": data["deals"], "loops": data["loops"], "cycles": len(data["cycles"]),
+    summary = {"out": written, "run": data["run"], "deck": data["deck"], **game_json(data),
+               "deals": data["deals"],
+               "loops": data["loops"], "cycles": len(data["cycles"]),
                "period_tricks": [int(data["period_tricks"].min()),
                                  int(data["period_tricks"].max())]}
     emit(summary, as_json, written)
@@ -159,6 +172,7 @@ def cycles(db_path, run_id, out, as_json):
 def family(db_path, run_id, out, as_json):
     """A factory run's cycles as a graph: size = fair deals, colour = period, lines = moves."""
     data, written = _run_figure("family", db_path, run_id, out)
-    emit({"out": written, "run": data["run"], "deck": data["deck"],
-          "cycles": len(data["nodes"]), "islands": data["islands"],
+    emit({"out": written, "run": data["run"], "deck": data["deck"], **game_json(data),
+          "cycles": len(data["nodes"]),
+          "islands": data["islands"],
           "fair_cycles": data["fair_cycles"]}, as_json, written)

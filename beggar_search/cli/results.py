@@ -89,6 +89,7 @@ def show(db_path, run_id, top, as_json):
             sys.stdout.write("}\n")
             return
         print_summary(summary, False)
+        say(f"chunks     {run.params['chunk_size']:,} {unit_of(run.strategy)} each")
         for rank, game in enumerate(store.iter_games(run.id, "longest", limit=top), start=1):
             say(f"{rank:4d}. {game['cards']:6d} cards {game['tricks']:5d} tricks  "
                 f"{game['deal']}  ({number_label(run)} {game['number']})")
