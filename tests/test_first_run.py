@@ -4,6 +4,7 @@ and the commit each run stores; in this process, through ``cli.main``."""
 import json
 import os
 import subprocess
+import warnings
 
 import numba
 import pytest
@@ -349,3 +350,18 @@ def test_at_the_deadline_the_chunks_in_flight_are_stored_not_dropped(tmp_path, m
     assert "dropped" not in capsys.readouterr().err
     assert summary["status"] == "done" and 2 <= len(chunks) < 1512 // 50
     assert summary["deals"] == 50 * len(chunks)
+
+
+def test_every_workload_of_compile_all_is_a_command_line_its_search_takes():
+    from beggar_search.cli import cli as group
+    from beggar_search.cli.compile import ALL_WORKLOADS
+
+    for workload in ALL_WORKLOADS:
+        command, args, ctx = group, list(workload), None
+        while hasattr(command, "resolve_command"):  # down the groups to the search itself
+            ctx = command.make_context(command.name, args, parent=ctx)
+            with warnings.catch_warnings():  # click 8.2-8.x: protected_args is deprecated
+                warnings.simplefilter("ignore", DeprecationWarning)
+                rest = [*ctx.protected_args, *ctx.args]
+            _, command, args = command.resolve_command(ctx, rest)
+        command.make_context(command.name, args, parent=ctx)  # its options parse and check
