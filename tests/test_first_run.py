@@ -365,3 +365,29 @@ def test_every_workload_of_compile_all_is_a_command_line_its_search_takes():
                 rest = [*ctx.protected_args, *ctx.args]
             _, command, args = command.resolve_command(ctx, rest)
         command.make_context(command.name, args, parent=ctx)  # its options parse and check
+
+
+def test_new_cycle_lines_stop_after_the_first_twenty(census, monkeypatch, capsys):
+    import time
+    from types import SimpleNamespace
+
+    met = [SimpleNamespace(cycle=f"c{i}", period_tricks=1, period_cards=2, example="--/--")
+           for i in range(25)]
+
+    class Bar:
+        disable = True
+
+        def update(self, deals):
+            pass
+
+    with Store(census) as store:
+        session = driver.Session(store, store.run(1), 1)
+        session.elapsed_before, session.started = 0.0, time.monotonic()
+        monkeypatch.setattr(store, "add_chunk",
+                            lambda *args: SimpleNamespace(record=None, new_cycles=met))
+        strategy = SimpleNamespace(record=lambda job, summary: None, top_k=5)
+        for _ in range(2):  # two chunks: 50 new cycles
+            session._store(strategy, SimpleNamespace(deals=1), None, Bar())
+    err = capsys.readouterr().err
+    assert err.count("new cycle c") == driver.CYCLE_LINES == 20
+    assert err.count("more new cycles: not printed past the first 20") == 1
