@@ -129,7 +129,8 @@ def test_compile_warms_a_search_and_creates_no_results_file(tmp_path, monkeypatc
     assert os.listdir(tmp_path) == []
 
 
-@pytest.mark.parametrize("args", [["compile", "play", "K/Q"], ["compile", "--all", "search"]])
+@pytest.mark.parametrize("args", [["compile", "play", "K/Q"], ["compile", "--all", "search"],
+                                  ["compile", "search", "resume"]])
 def test_compile_refuses_what_it_cannot_compile_in_one_line(args, capsys):
     status, out, err = cli(args, capsys)
     assert status == 2 and out == ""

@@ -55,6 +55,9 @@ def compile_kernels(ctx, everything, command):
     if command and command[0] != "search":
         raise click.UsageError(f"compile takes a search command (search random, search climb,"
                                f" ...), not {command[0]!r}")
+    if tuple(command[:2]) == ("search", "resume"):
+        raise click.UsageError("compile takes a new search's command line; `search resume`"
+                               " compiles what its run needs when it starts")
     workloads = ALL_WORKLOADS if everything else [tuple(command) or QUICK_START]
     from . import cli
 
