@@ -121,18 +121,17 @@ def report() -> None:
         WATCH.say(compiled_line())
 
 
-def warm(function, *args) -> None:
-    """``function(*args)`` (a warm-up that compiles or loads kernels) in a thread, the main
-    thread ticking a counter on a terminal and answering Ctrl-C at once
-    (``CompileInterrupted``); the warm-up's own error is raised here."""
+def warm(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` (what may compile kernels: a warm-up, or one game) in a
+    thread, the main thread ticking a counter on a terminal and answering Ctrl-C at once
+    (``CompileInterrupted``); its result, or its own error raised here."""
     if threading.current_thread() is not threading.main_thread():
-        function(*args)
-        return
-    failure = []
+        return function(*args, **kwargs)
+    failure, result = [], []
 
     def target():
         try:
-            function(*args)
+            result.append(function(*args, **kwargs))
         except BaseException as error:  # handed to the main thread
             failure.append(error)
 
@@ -158,6 +157,7 @@ def warm(function, *args) -> None:
     if failure:
         raise failure[0]
     report()
+    return result[0]
 
 
 def compiling_now() -> bool:

@@ -109,6 +109,10 @@ def test_quiet_says_nothing_of_compiling(fresh_watch, capsys):
     assert capsys.readouterr().err == "" and fresh_watch.done == 1
 
 
+def test_a_warm_up_in_its_thread_hands_back_its_result():
+    assert compiling.warm(divmod, 7, 2) == (3, 1)
+
+
 def test_a_warm_up_in_its_thread_hands_back_its_error():
     def failing():
         raise ValueError("no such deck")
