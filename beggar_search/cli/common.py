@@ -29,9 +29,10 @@ class Range(click.IntRange):
 # caught before any run is created.
 INT64_MAX = (1 << 63) - 1
 RUN_ID = Range(1, INT64_MAX, "x>=1")
-MAX_TRICKS = click.IntRange(1, 10**12)  # int64 arithmetic in the kernels stays far from overflow
+# int64 arithmetic in the kernels stays far from overflow
+MAX_TRICKS = Range(1, 10**12, "1<=x<=10^12")
 COUNT = Range(1, 1 << 62, "1<=x<=2^62")  # deals or tries of a run
-CHUNK_SIZE = click.IntRange(1, 1 << 27)  # seconds to a few minutes of work: stops stay prompt
+CHUNK_SIZE = Range(1, 1 << 27, "1<=x<=2^27")  # seconds to a few minutes of work: stops stay prompt
 # Leaderboard rows kept per chunk.  Each game admitted to the board costs a pass over it,
 # so a chunk's time grows with chunk x top: 10,000 adds 0.4 s to a 200,000-deal chunk
 # (0.07 s) and 0.7 s to a 4,194,304-deal one (1.5 s); 100,000 made the first 16 s.

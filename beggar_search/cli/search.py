@@ -77,8 +77,8 @@ def players_option(function):
               help="Deals to play [default: until Ctrl-C or --hours].")
 @deck_option
 @players_option
-@game_options
 @search_options
+@game_options  # listed last in --help: the ratscrew options together
 def random_search(deals, deck_spec, players, game, options):
     """Play uniformly random deals; keep the longest games and every loop."""
     launch("random", run_params(deck_spec, players, options, game, deals=deals), options)
@@ -91,8 +91,8 @@ def random_search(deals, deck_spec, players, game, options):
               help="First deal index.")
 @click.option("--count", type=COUNT, default=None,
               help="Deals to play [default: to the end of the deck's deals].")
-@game_options
 @search_options
+@game_options  # listed last in --help: the ratscrew options together
 def enumerate_search(deck_spec, players, start, count, game, options):
     """Play every deal from index START on (see `beggar-search deal --help` for the index)."""
     try:
