@@ -61,6 +61,16 @@ def test_the_commit_is_the_checkouts_head():
     assert version.commit().removesuffix("-dirty") == head.stdout.strip()
 
 
+def test_an_installed_wheel_reads_the_commit_its_build_wrote(tmp_path, monkeypatch):
+    package = tmp_path / "site-packages" / "beggar_search"  # no checkout above it
+    package.mkdir(parents=True)
+    monkeypatch.setattr(version, "PACKAGE", package)
+    monkeypatch.setattr(version, "COMMIT_FILE", package / "_commit.txt")
+    assert version.commit.__wrapped__() == "unknown"
+    (package / "_commit.txt").write_text("58acb68b4eade279c655206db7daa730a643946b\n")
+    assert version.commit.__wrapped__() == "58acb68b4eade279c655206db7daa730a643946b"
+
+
 def test_a_run_stores_the_commit_it_ran(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
         driver.start(store, "enumerate", {"deck": TINY, "players": 2, "max_tricks": None,
