@@ -330,7 +330,7 @@ def test_a_command_waits_for_a_lock_says_so_and_gives_up_in_one_true_line(result
         locker.kill()
         locker.communicate()
     assert done.returncode == 2, done.stderr
-    lines = done.stderr.strip().splitlines()
+    lines = beyond_compiling(done.stderr)
     assert "waiting for a lock" in lines[0] and "another process" in lines[0]
     assert len(lines) == 2 and "locked by another process" in lines[1]
     assert "not a beggar-search results file" not in done.stderr
