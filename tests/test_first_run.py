@@ -406,3 +406,19 @@ def test_new_cycle_lines_stop_after_the_first_twenty(census, monkeypatch, capsys
     err = capsys.readouterr().err
     assert err.count("new cycle c") == driver.CYCLE_LINES == 20
     assert err.count("more new cycles: not printed past the first 20") == 1
+
+
+def test_a_factory_summary_counts_tries_and_leaves_out_wins_and_caps():
+    from beggar_search.cli.common import summary_text
+
+    text = summary_text({"run": 2, "strategy": "factory", "deck": "standard", "players": 2,
+                         "seed": 7, "status": "done", "deals": 37267920, "wins": [0, 0],
+                         "loops": 120, "cycles": 1, "caps": 0, "fair_cycles": 1,
+                         "islands": 1, "fair_islands": 1, "fair_deals": 120, "longest": None,
+                         "deals_per_second": 478630.0, "seconds": 77.9, "game": "bmn"})
+    assert text.splitlines() == [
+        "run 2 (factory, deck standard, 2 players, seed 7): done",
+        "tries      37,267,920",
+        "loops      120 met, 1 new cycle stored",
+        "family     1 cycle in 1 island; 1 reached by fair deals (1 island), 120 fair deals",
+        "speed      478,630 tries/s over 77.9 s of search"]
