@@ -248,10 +248,11 @@ def test_an_export_to_a_file_says_what_it_wrote(census, tmp_path, capsys):
 
 def test_recover_leaves_nothing_beside_the_file_it_reads(census, tmp_path, capsys):
     before = sorted(os.listdir(tmp_path))
-    status, _, _ = cli(["recover", "--db", str(census), "--out", str(tmp_path / "r.sqlite")],
-                       capsys)
+    status, out, _ = cli(["recover", "--db", str(census), "--out", str(tmp_path / "r.sqlite")],
+                         capsys)
     assert status == 0
     assert sorted(os.listdir(tmp_path)) == sorted([*before, "r.sqlite"])
+    assert out.startswith("copied 1 run, ") and "histogram rows" in out
 
 
 @pytest.mark.parametrize(("deal", "says"), [
