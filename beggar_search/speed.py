@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import compiling
 from .cards.deck import Deck, unrank_sequence
 from .jit import ctrl_c_deferred
 
@@ -144,11 +145,12 @@ def pieces(n_deals: int, asked: list, piece: int = PIECE):
 
 
 def time_one(workload: Workload, engine: str, n_deals: int, seed: int = SEED) -> Timing:
-    """``n_deals`` deals in this process (warm-up untimed), per CPU second (per second of
-    the wall clock for the engines of ``WALL_CLOCK``, warmed up on at most ``n_deals``: the
-    GPU's simulator plays a few hundred deals a second)."""
+    """``n_deals`` deals in this process (warm-up untimed, in a thread: a Ctrl-C while it
+    compiles is answered at once), per CPU second (per second of the wall clock for the
+    engines of ``WALL_CLOCK``, warmed up on at most ``n_deals``: the GPU's simulator plays a
+    few hundred deals a second)."""
     warm = min(WARM_DEALS, n_deals) if engine in WALL_CLOCK else WARM_DEALS
-    play(workload, engine, 1 << 30, warm, seed)
+    compiling.warm(play, workload, engine, 1 << 30, warm, seed)
     wall, cpu = time.perf_counter(), time.process_time()
     cards = play(workload, engine, 0, n_deals, seed)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -201,8 +203,8 @@ def play_ers(deck, players: int, slap_rules, chunk: int, n_deals: int, seed: int
 
 
 def time_ers(deck, players: int, slap_rules, n_deals: int, seed: int = SEED) -> Timing:
-    """``n_deals`` Egyptian ratscrew deals in this process (warm-up untimed)."""
-    play_ers(deck, players, slap_rules, 1 << 30, WARM_DEALS, seed)
+    """``n_deals`` Egyptian ratscrew deals in this process (warm-up untimed, as ``time_one``)."""
+    compiling.warm(play_ers, deck, players, slap_rules, 1 << 30, WARM_DEALS, seed)
     wall, cpu = time.perf_counter(), time.process_time()
     cards = play_ers(deck, players, slap_rules, 0, n_deals, seed)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall

@@ -34,6 +34,7 @@ _KIND_VALUE = {
     **{str(v): v for v in range(N_VALUES)},
     "-": 0,
 }
+RANKS = set("23456789T")  # Egyptian ratscrew's plain ranks (``ranked``): not this notation's
 NAMED_DECKS = {
     "standard": (36, 4, 4, 4, 4),
     "camicia": (28, 4, 4, 4, 0),
@@ -166,6 +167,8 @@ STANDARD = Deck(NAMED_DECKS["standard"])
 def check_players(players: int, deck: CardCounts) -> None:
     """Raise ``DeckError`` unless ``players`` is 2 to ``MAX_PLAYERS`` and ``deck`` has a card for
     each."""
+    if players == 1:
+        raise DeckError("one hand found: a deal has 2 to 8 hands, separated by '/'")
     if not 2 <= players <= MAX_PLAYERS:
         raise DeckError(f"players must be 2 to {MAX_PLAYERS}, got {players}")
     if deck.size < players:
@@ -230,7 +233,11 @@ class HandsDeal:
                 for v in range(kinds)
                 if counts[v] != self.deck.counts[v]
             )
-            raise DeckError(f"deal does not match {self.deck.NOUN} {self.deck.spec}: {wrong}")
+            named = [name for name, named_counts in self.deck.NAMED.items()
+                     if named_counts == tuple(counts)]
+            hint = f"; its cards are deck {named[0]}: add --deck {named[0]}" if named else ""
+            raise DeckError(f"deal does not match {self.deck.NOUN} {self.deck.spec}:"
+                            f" {wrong}{hint}")
         sizes = tuple(len(h) for h in self.hands)
         if sizes != self.deck.split(players):
             raise DeckError(
@@ -282,7 +289,10 @@ def parse_hands(text: str, codes: dict[str, int] = _CHAR_VALUE, bad_word: str = 
         hand_text = hand_text.strip()
         bad = sorted({c for c in hand_text if c not in codes})
         if bad:
-            raise DeckError(f"hand {number} has {bad_word} {''.join(bad)!r}: use {use}")
+            hint = ("; ranks such as 2-9 and T are Egyptian ratscrew's cards (add --game ers"
+                    " and a ranked --deck)" if codes is _CHAR_VALUE and set(bad) <= RANKS
+                    else "")
+            raise DeckError(f"hand {number} has {bad_word} {''.join(bad)!r}: use {use}{hint}")
         hands.append(tuple(codes[c] for c in hand_text))
     return hands
 

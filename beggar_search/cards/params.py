@@ -32,6 +32,15 @@ def notation_of(params: dict):
     return format_ranked_hands if game_of(params) == ERS else format_hands
 
 
+def describe(fields: dict) -> str:
+    """The game in words, from a run's parameters (or a summary holding the same keys):
+    ``Beggar-my-neighbour``, ``Egyptian ratscrew, slaps pair by turn``."""
+    if game_of(fields) != ERS:
+        return "Beggar-my-neighbour"
+    return (f"Egyptian ratscrew, slaps {fields['slap_rules']} by {fields['slap_policy']}"
+            f"{'' if fields.get('slap_in', True) else ', no slap-in'}")
+
+
 def slap_fields(params: dict) -> dict:
     """The slap parameters a ratscrew run stored (nothing for Beggar-my-neighbour)."""
     if game_of(params) != ERS:

@@ -59,7 +59,8 @@ def describe(data: dict) -> str:
     if "gpu" in data:
         cpu = f"{data['workers']} workers" if data["workers"] > 1 else "one worker"
         rows.append(("gpu engine (wall clock)", data["gpu"], f"{data['gpu_ratio']:.2f}x {cpu}"))
-    lines = [f"{data['deck']}, {data['players']} players, {data['source']} deals, 1 worker"]
+    lines = [f"{data['deck']}, {data['players']} players, {data['source']} deals, 1 worker"
+             " (rates per second of its CPU time; of wall time with workers)"]
     lines += [f"{name:<28}{row['deals_per_second']:>14,.0f} deals/s"
               f"{row['cards_per_second']:>17,.0f} cards/s  {note}".rstrip()
               for name, row, note in rows]
@@ -92,7 +93,8 @@ def describe_ers(data: dict) -> str:
     """The Egyptian ratscrew benchmark ``data`` as lines for people: deals and cards per second of
     the ERS kernel and of the general engine, and their ratio."""
     lines = [f"Egyptian ratscrew, deck {data['deck']}, {data['players']} players, slaps "
-             f"{data['slap_rules']} by {data['slap_policy']}, random deals, 1 worker"]
+             f"{data['slap_rules']} by {data['slap_policy']}, random deals, 1 worker (rates"
+             " per second of its CPU time)"]
     for name, row in ((f"ers kernel ({data['slap_policy']})", data["ers"]),
                       ("bmn general engine", data["general"])):
         lines.append(f"{name:<28}{row['deals_per_second']:>14,.0f} deals/s"
@@ -104,7 +106,8 @@ def describe_ers(data: dict) -> str:
 
 @click.command()
 @deck_option
-@click.option("--players", type=click.IntRange(min=2), default=2, show_default=True)
+@click.option("--players", type=click.IntRange(2, 8), default=2, show_default=True,
+              help="Number of players.")
 @click.option("--source", type=click.Choice(["random", "enumerate"]), default="random",
               show_default=True, help="Random deals, or consecutive deal indices.")
 @click.option("--deals", type=BENCH_DEALS, default=2_000_000, show_default=True,

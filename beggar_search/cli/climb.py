@@ -26,8 +26,8 @@ from .search import launch, players_option, run_params
               help="Longest deals of each chunk extended backwards (at most --top's limit).")
 @click.option("--closure-states", type=STATES, default=DEFAULT_CLOSURE_STATES,
               show_default=True, help="States each backward search may hold.")
-@game_options
 @search_options
+@game_options  # listed last in --help: the ratscrew options together
 @click.pass_context
 def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, game, options):
     """Search for long games: random deals, then the longest extended backwards.

@@ -177,8 +177,8 @@ def kick_options(function):
 @players_option
 @click.option("--reach-states", type=STATES, default=REACH_STATES,
               show_default=True, help="Budget of the backward search run on each cycle.")
-@game_options
 @search_options
+@game_options  # listed last in --help: the ratscrew options together
 def factory(starts, ignore_known, move_names, blocks, kick, seeding, deck_spec, players,
             reach_states, game, options):
     """Find cycles near cycles, breadth first, and kick out of islands all night.

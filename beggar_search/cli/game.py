@@ -103,5 +103,5 @@ def bmn_only(name: str, why: str = ""):
         return value
 
     return click.option("--game", type=click.Choice(GAMES), default=BMN, expose_value=False,
-                        callback=refuse, help="bmn only (Egyptian ratscrew: search random, "
-                                              "search enumerate).")
+                        callback=refuse, hidden=True,
+                        help="bmn only (Egyptian ratscrew: search random, search enumerate).")

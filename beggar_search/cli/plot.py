@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..cards.params import game_of, slap_fields
 from ..outfile import check_output
 from .common import (
     MAX_TRICKS,
@@ -57,17 +56,6 @@ def _draw(plots, draw, *args) -> str:
         raise UserError(f"cannot write {args[1]}: {error.strerror or error}") from None
 
 
-def game_fields(params: dict) -> dict:
-    """The game a run plays (``game``, and a ratscrew run's slap rules), for ``--json``."""
-    return {"game": game_of(params), **slap_fields(params)}
-
-
-def _run_game(db_path, run_id: int) -> dict:
-    """``game_fields`` of run ``run_id`` of the results file."""
-    with open_store(db_path, create=False) as store:
-        return game_fields(store.run(run_id).params)
-
-
 def _run_data(plots, gather, db_path, run_id) -> dict:
     """A figure's data from a run of the results file; no data is a user error."""
     with open_store(db_path, create=False) as store:
@@ -75,6 +63,14 @@ def _run_data(plots, gather, db_path, run_id) -> dict:
             return gather(store, run_id)
         except plots.PlotError as error:
             raise UserError(str(error)) from None
+
+
+SLAP_KEYS = ("slap_rules", "slap_policy", "slap_in")  # a ratscrew run's, in its figures' JSON
+
+
+def game_json(data: dict) -> dict:
+    """A figure's game in its JSON: ``game`` and, for ratscrew, the slap fields."""
+    return {"game": data["game"], **{key: data[key] for key in SLAP_KEYS if key in data}}
 
 
 @click.group()
@@ -93,16 +89,16 @@ def lengths(db_path, run_id, versus_id, out, as_json):
     """The distribution of game lengths (cards) of a run, on a log count axis."""
     plots = _plots(out, db_path)
     with open_store(db_path, create=False) as store:
-        data = plots.lengths_data(store, run_id)
-        versus = None if versus_id is None else plots.lengths_data(store, versus_id)
-        games = {r["run"]: game_fields(store.run(r["run"]).params)
-                 for r in (data, versus) if r is not None}
+        if versus_id is None:
+            data, versus = plots.lengths_data(store, run_id), None
+        else:  # on one bin width, or the shares per bin do not compare
+            data, versus = plots.lengths_pair(store, run_id, versus_id)
         longest = {r["run"]: store.games(r["run"], "longest", limit=1)
                    for r in (data, versus) if r is not None}
     written = _draw(plots, plots.draw_lengths, data, out, versus)
     runs = [data] if versus is None else [data, versus]
     summary = {"out": written, "runs": [
-        {"run": r["run"], **games[r["run"]], "deck": r["deck"], "deals": r["deals"],
+        {"run": r["run"], **game_json(r), "deck": r["deck"], "deals": r["deals"],
          "games": r["games"],
          "loops": r["loops"], "caps": r["caps"], "mean_cards": rounded(r["mean"], 3),
          "bin_width": r["bin_width"], "longest": longest_game(longest[r["run"]]),
@@ -171,7 +167,7 @@ def cycles(db_path, run_id, out, as_json):
     periods = [int(data["period_tricks"].min()), int(data["period_tricks"].max())]
     # period_tricks_range: the shortest and longest period; period_tricks (deprecated, a
     # period everywhere else): the same pair
-    summary = {"out": written, "run": data["run"], **_run_game(db_path, data["run"]),
+    summary = {"out": written, "run": data["run"], **game_json(data),
                "deck": data["deck"], "deals": data["deals"], "loops": data["loops"],
                "cycles": len(data["cycles"]), "period_tricks_range": periods,
                "period_tricks": periods}
@@ -183,7 +179,7 @@ def cycles(db_path, run_id, out, as_json):
 def family(db_path, run_id, out, as_json):
     """A factory run's cycles as a graph: size = fair deals, colour = period, lines = moves."""
     data, written = _run_figure("family", db_path, run_id, out)
-    emit({"out": written, "run": data["run"], **_run_game(db_path, data["run"]),
+    emit({"out": written, "run": data["run"], **game_json(data),
           "deck": data["deck"],
           "cycles": len(data["nodes"]), "islands": data["islands"],
           "fair_cycles": data["fair_cycles"]}, as_json, written)

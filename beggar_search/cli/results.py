@@ -14,7 +14,18 @@ from ..cards.params import game_of
 from ..driver import summarise
 from ..outfile import atomic_output, check_output
 from ..store.family import fair_reached, islands
-from .common import ROWS, RUN_ID, UserError, emit, json_option, open_store, print_summary, say
+from ..strategies.units import unit_of
+from .common import (
+    ROWS,
+    RUN_ID,
+    UserError,
+    emit,
+    json_option,
+    open_store,
+    plural,
+    print_summary,
+    say,
+)
 from .options import db_option
 from .vocabulary import cycle_record, game_record, run_record, summary_record
 from .vocabulary import iso_time as when
@@ -33,17 +44,26 @@ def run_option(function):
 def runs(db_path, as_json):
     """List the runs in the results file (a run that cannot be read is named on stderr)."""
     with open_store(db_path, create=False) as store:
-        for run in store.runs():
+        found = list(store.runs())
+        if not found:
+            say(f"beggar-search: {store.path} holds no runs yet", err=True)
+            return
+        games = [("" if game_of(run.params) == "bmn" else "ers ") + run.params["deck"]
+                 for run in found]
+        width = max(12, *map(len, games))
+        if not as_json:
+            say(f"{'run':>4s}  {'strategy':10s} {'status':8s} {'deck':>{width}s} players"
+                f" {'deals (tries, games)':>20s} {'loops':>8s}  {'started':20s} last stored")
+        for run, game in zip(found, games, strict=True):
             data = {"run": run.id, "strategy": run.strategy, "status": run.status,
                     "deck": run.params["deck"], "players": run.players,
                     "seed": run.params.get("seed"), "deals": run.deals, "loops": run.loops,
                     "created": when(run.created), "updated": when(run.updated),
                     "game": game_of(run.params)}
-            game = "" if data["game"] == "bmn" else f"{data['game']} "
             emit(run_record(data), as_json, f"{run.id:4d}  {run.strategy:10s} {run.status:8s} "
-                                f"{game}{run.params['deck']:>12s} {run.players}p  "
-                                f"{run.deals:>14,} deals {run.loops:>8,} loops  "
-                                f"{when(run.updated)}")
+                                f"{game:>{width}s} {run.players:7d} "
+                                f"{run.deals:>14,} {unit_of(run.strategy):5s} {run.loops:>8,}"
+                                f"  {when(run.created):20s} {when(run.updated)}")
 
 
 @click.command()
@@ -65,12 +85,20 @@ def show(db_path, run_id, top, as_json):
             sys.stdout.write("}\n")
             return
         print_summary(summary, False)
+        say(f"chunks     {run.params['chunk_size']:,} {unit_of(run.strategy)} each")
         for rank, game in enumerate(store.iter_games(run.id, "longest", limit=top), start=1):
             say(f"{rank:4d}. {game['cards']:6d} cards {game['tricks']:5d} tricks  "
-                f"{game['deal']}  (#{game['number']})")
+                f"{game['deal']}  ({number_label(run)} {game['number']})")
         for cycle in store.iter_cycles(run.id, limit=top):
             say(f"cycle {cycle['cycle']}: period {cycle['period_tricks']} tricks / "
-                f"{cycle['period_cards']} cards, reached by {cycle['deals']} deals")
+                f"{cycle['period_cards']} cards, reached by"
+                f" {plural(cycle['deals'], 'deal')}")
+
+
+def number_label(run) -> str:
+    """What a leaderboard's number is: a deal index (``deal --index``) for an enumeration,
+    else the game's place in the run's stream of games (not a deal index)."""
+    return "deal index" if run.strategy == "enumerate" else "game no."
 
 
 def write_list(rows, batch: int = 1000) -> None:
@@ -166,6 +194,9 @@ def export(what, db_path, run_id, out, spreadsheet, fair_only, as_json):
     """Export a run's longest games, loops, cycles or length histogram as CSV."""
     if spreadsheet and as_json:
         raise UserError("--for-spreadsheet makes CSV; --json writes JSON: choose one")
+    if fair_only and what != "cycles":
+        raise UserError(f"--fair-only is for --what cycles (every looping deal a run keeps"
+                        f" is a fair deal already), not --what {what}")
     if out:
         check_output(out, (db_path,))  # before any work: never the results file
     written = 0
@@ -192,4 +223,6 @@ def export(what, db_path, run_id, out, spreadsheet, fair_only, as_json):
                     writer.writerow(row)
                     written += 1
     if out:
-        click.echo(f"wrote {written} rows to {out}", err=True)
+        kind = "JSON lines" if as_json else "CSV rows"
+        click.echo(f"wrote {written:,} {kind if written != 1 else kind[:-1]} to {out}",
+                   err=True)

@@ -47,7 +47,7 @@ from ..cards.slaps import SlapRules
 from ..gpu import engine as gpu
 from . import batch, bitboard, ers, rules
 from .batch import Recorder
-from .bitboard import DRAW_PLACES, DRAW_SHUFFLE
+from .bitboard import DRAW_PLACES, DRAW_SHUFFLE, multi_for
 from .rules import RESULT_LEN
 
 RANDOM, ENUMERATE, SEQUENCES = "random", "enumerate", "sequences"
@@ -89,18 +89,23 @@ def _bitboard_fits(deck: Deck, players: int) -> bool:
 
 def _places_random(stream, n_deals, deck, split, max_tricks, recorder):
     return bitboard.random_chunk(stream, n_deals, deck.sorted_cards(), split, DRAW_PLACES,
-                                 max_tricks, recorder)
+                                 max_tricks, recorder, multi_for(split))
+
+
+def _bitboard_enumerate(first_sequence, n_deals, split, max_tricks, recorder):
+    return bitboard.enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder,
+                                    multi_for(split))
 
 
 def _bitboard_sequences(sequences, split, max_tricks, rows):
-    bitboard.play_sequences(sequences, split, 0, max_tricks, rows)
+    bitboard.play_sequences(sequences, split, 0, max_tricks, rows, multi_for(split))
 
 
 def _general_random(stream, n_deals, deck, split, max_tricks, recorder):
     """The general engine's draw (the whole deck shuffled), played by the fastest kernel."""
     if _bitboard_fits(deck, len(split)):
         return bitboard.random_chunk(stream, n_deals, deck.sorted_cards(), split, DRAW_SHUFFLE,
-                                     max_tricks, recorder)
+                                     max_tricks, recorder, multi_for(split))
     return batch.random_chunk(stream, n_deals, deck.sorted_cards(), split, max_tricks, recorder)
 
 
@@ -112,7 +117,7 @@ BITBOARD = Kernel(
     name="bitboard",  # engine/bitboard.py and engine/bitboard_multi.py
     fits=_bitboard_fits,
     random=_places_random,
-    enumerate=bitboard.enumerate_chunk,
+    enumerate=_bitboard_enumerate,
     sequences=_bitboard_sequences,
     chunk_size=1 << 21,
 )

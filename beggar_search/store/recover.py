@@ -60,12 +60,16 @@ def _rows(source: sqlite3.Connection, table: str, columns: list[str], recovery: 
 def _open_read_only(damaged: Path) -> tuple[sqlite3.Connection, set[str]]:
     """A read-only connection to ``damaged`` and the names of its tables.
 
-    Read-only with its log (``mode=ro``), or, where that cannot open (a read-only folder
-    without the ``-shm``), as an unchanging file without it (``immutable``).
+    With no write-ahead log beside it, as an unchanging file (``immutable``): nothing is
+    created beside it (``mode=ro`` on a WAL file leaves a ``-wal`` and a ``-shm``).  With a
+    log, whose rows may be the last ones written, read-only with it (``mode=ro``), or,
+    where that cannot open (a read-only folder without the ``-shm``), immutable.
     """
     address = f"file:{urllib.parse.quote(str(damaged.resolve()))}"
     failure = None
-    for mode in ("mode=ro", "immutable=1"):
+    log = damaged.with_name(damaged.name + "-wal")
+    with_log = log.exists() and log.stat().st_size > 0
+    for mode in ("mode=ro", "immutable=1") if with_log else ("immutable=1", "mode=ro"):
         try:
             source = sqlite3.connect(f"{address}?{mode}", uri=True)
         except sqlite3.Error as error:

@@ -312,7 +312,8 @@ class Store:
         self.stop_waiting = lambda: False  # a search may give up waiting when it is stopped
         writing = create if writing is None else writing
         if not self.path.exists() and not create:
-            raise StoreError(f"no results file at {self.path}")
+            raise StoreError(f"no results file at {self.path}: start one with"
+                             " `beggar-search search random`, or name one with --db")
         if self.path.is_dir():
             raise StoreError(f"{self.path} is a folder, not a results file")
         if self.path.exists() and not self.path.is_file():

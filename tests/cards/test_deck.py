@@ -40,7 +40,7 @@ def test_notation_round_trip_and_digits():
 @pytest.mark.parametrize(("text", "message"), [
     ("", "empty deal"),
     ("--x-/----", "characters 'x'"),
-    ("-" * 52, "players must be 2"),
+    ("-" * 52, "one hand found"),
     ("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----K-", "does not match deck"),
     ("---K---Q-KQAJ-----AAJ--J---/---------Q----KQ-J-----KA", "not the even split"),
 ])

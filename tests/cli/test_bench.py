@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from beggar_search.cli import cli
 
 
+@pytest.mark.slow  # among the slowest of the suite (issue 26: 72-482 s each)
 @pytest.mark.parametrize("source", ["random", "enumerate"])
 def test_bench_prints_both_engines(source):
     result = CliRunner().invoke(cli, ["bench", "--deck", "plain=8,J=2,Q=1,K=1", "--source",

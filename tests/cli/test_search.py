@@ -135,6 +135,7 @@ def test_interrupted_then_resumed_equals_uninterrupted(tmp_path, uninterrupted, 
     if how == signal.SIGINT:
         assert process.returncode == 0 and "stopping" in err
         assert "deals" in out and partial["summary"]["status"] == "stopped"
+        assert f"continue it with `beggar-search search resume --db {path} --run 1`" in err
     resumed = subprocess.run(command("search", "resume", "--db", str(path), "--quiet",
                                      "--json"), check=True, capture_output=True, text=True)
     assert json.loads(resumed.stdout)["deals"] == 1200000

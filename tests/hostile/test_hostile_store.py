@@ -139,7 +139,7 @@ def test_a_file_put_in_place_of_the_results_file_is_left_intact(results, tmp_pat
     rescued = re.search(r"written to (\S+\.sqlite)", message).group(1)
     assert "rescued" in rescued and f"--db {rescued} --run 1" in message
     listed = run_cli("runs", "--db", str(db))  # once, this applied the old log to the file
-    assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 2, listed.stderr
+    assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 3, listed.stderr
     assert intact(db) == kept
     resumed = run_cli("search", "resume", "--db", rescued, "--run", "1", "--quiet")
     assert resumed.returncode == 0, resumed.stderr
@@ -162,7 +162,7 @@ def test_a_second_name_of_an_open_results_file_is_refused(results, tmp_path):
             Store(link, create=False)
     assert intact(results) == before
     done = run_cli("runs", "--db", str(link))  # alone, the other name is fine
-    assert done.returncode == 0 and len(done.stdout.splitlines()) == 2, done.stderr
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 3, done.stderr
 
 
 @pytest.mark.slow
@@ -239,7 +239,7 @@ def test_a_run_that_cannot_be_read_is_named_and_the_others_are_listed(results):
            ESCAPES)
     done = run_cli("runs", "--db", str(results))
     assert done.returncode == 0, done.stderr
-    assert [line.split()[0] for line in done.stdout.splitlines()] == ["2"]
+    assert [line.split()[0] for line in done.stdout.splitlines()[1:]] == ["2"]
     assert "run 1" in done.stderr and "skipped" in done.stderr
     assert "\x1b" not in done.stdout + done.stderr
 
@@ -379,7 +379,7 @@ def test_one_changed_byte_in_a_runs_parameters_names_the_run_and_the_others_go_o
         db.execute("UPDATE runs SET params = ? WHERE id = 1", (text[:5] + "\x00" + text[6:],))
     done = run_cli("runs", "--db", str(results))
     assert done.returncode == 0, done.stderr
-    assert [line.split()[0] for line in done.stdout.splitlines()] == ["2"]
+    assert [line.split()[0] for line in done.stdout.splitlines()[1:]] == ["2"]
     assert "run 1" in done.stderr and "parameters" in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
     message = fails_in_one_line(run_cli("show", "--run", "1", "--db", str(results)))
@@ -422,7 +422,7 @@ def test_the_damaged_file_advice_is_quoted_and_recovers_what_is_readable(tmp_pat
     assert db.read_bytes() == before  # the damaged file is only read
     recovered = tmp_path / "recovered.sqlite"
     listed = run_cli("runs", "--db", str(recovered))
-    assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 2, listed.stderr
+    assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 3, listed.stderr
     assert intact(recovered)
     assert stored(recovered, 1)["summary"] == {**first["summary"], "status": "done"}
 
@@ -466,7 +466,7 @@ def test_a_lock_wait_of_zero_says_it_did_not_wait(results):
 def test_a_lock_wait_that_is_not_a_number_of_seconds_is_said_to_be_ignored(results, value):
     done = run_cli("runs", "--db", str(results),
                    env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": value})
-    assert done.returncode == 0 and len(done.stdout.splitlines()) == 2, done.stderr
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 3, done.stderr
     assert f"ignored BEGGAR_SEARCH_LOCK_WAIT={value!r}" in done.stderr
     assert "600 s" in done.stderr and len(done.stderr.splitlines()) == 1
 

@@ -53,6 +53,7 @@ def factory_cycles(tmp_path, params, workers=1):
         return summary, store.cycles(summary["run"]), loops
 
 
+@pytest.mark.slow  # among the slowest of the suite (issue 26: 72-482 s each)
 @pytest.mark.parametrize("policy", POLICIES)
 def test_from_one_looping_deal_the_walk_finds_every_cycle_and_each_replays(tmp_path, policy):
     """From one census deal the closure meets every cycle fair deals reach; every cycle it

@@ -52,6 +52,7 @@ def catalogue(store, run_id):
     return sorted(tuple(c[f] for f in fields) for c in store.cycles(run_id))
 
 
+@pytest.mark.slow  # among the slowest of the suite (issue 26: 72-482 s each)
 def test_from_nothing_every_fair_cycle_with_all_its_deals(tmp_path):
     truth = brute_force(TINY)
     with Store(tmp_path / "f.sqlite") as store:
@@ -74,6 +75,7 @@ def test_from_nothing_every_fair_cycle_with_all_its_deals(tmp_path):
             assert rows[row["parent"]]["generation"] == row["generation"] - 1
 
 
+@pytest.mark.slow  # among the slowest of the suite (issue 26: 72-482 s each)
 def test_three_players_every_fair_deal_of_every_cycle_and_renamed_copy(tmp_path):
     spec = "plain=6,J=2,Q=1,K=1"
     truth = brute_force(spec, players=3)
@@ -106,6 +108,7 @@ def stopped_and_resumed(store, params, chunks: int = 3) -> dict:
     return driver.resume(store, run.id, 1, quiet=True)
 
 
+@pytest.mark.slow  # among the slowest of the suite (issue 26: 72-482 s each)
 @pytest.mark.parametrize("kicks", [False, True])
 def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks):
     """The same catalogue on 1 and 2 workers, and after a stop and a resume: the walk
