@@ -1,0 +1,182 @@
+"""Hostile round 4 (issue 29): a results file that travels alone, a Ctrl-C while a local
+cluster starts, closed standard streams, hostile limits and environments, and the cosmetic
+findings of the probe (``shared/notes/reliability-probe-4.md``).
+
+One-line errors are checked in-process (``cli.main`` with capsys); real processes only where a
+process is what is tested (kill -9, signals, closed file descriptors, limits).
+"""
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from hostile_helpers import (
+    chunks_stored,
+    command,
+    params,
+    search,
+    wait_for,
+)
+from storeview import stored
+
+from beggar_search import driver
+from beggar_search.cli import main
+from beggar_search.store import Store
+
+
+def cli(capsys, *args):
+    """``beggar-search args`` in this process: (exit status, stdout, stderr)."""
+    with pytest.raises(SystemExit) as stop:
+        main([str(arg) for arg in args])
+    out = capsys.readouterr()
+    return stop.value.code, out.out, out.err
+
+
+def one_line_error(capsys, *args):
+    """The one stderr line of a command that must fail with exit status 2."""
+    status, out, err = cli(capsys, *args)
+    assert status == 2, (status, out, err)
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    return err.strip()
+
+
+def killed_store(tmp_path, name="F.sqlite"):
+    """A results file left as a kill -9 leaves it: a finished enumerate run stored by a process
+    that never closed the file (its ``-wal`` and ``-shm`` are still beside it)."""
+    path = tmp_path / name
+    script = ("import os, sys\n"
+              "from beggar_search import driver\n"
+              "from beggar_search.store import Store\n"
+              "from hostile_helpers import params\n"
+              "store = Store(sys.argv[1])\n"
+              "driver.start(store, 'enumerate', params(start=0, deals=1512, seed=None), 1,"
+              " quiet=True)\n"
+              "os._exit(0)\n")
+    tests = os.path.dirname(__file__)
+    subprocess.run([sys.executable, "-c", script, str(path)], check=True, timeout=300,
+                   env={**os.environ, "PYTHONPATH": tests})
+    assert (tmp_path / f"{name}-wal").exists()
+    return path
+
+
+# --- D1: the results file alone holds the run ---------------------------------------------
+
+def test_a_results_file_copied_alone_while_its_search_holds_it_has_the_run(tmp_path):
+    """D1: the chunks stored lived only in the -wal until SQLite's first automatic
+    checkpoint; a copy of the file alone held no run."""
+    path = tmp_path / "F.sqlite"
+    store = Store(path)
+    try:
+        driver.start(store, "enumerate", params(start=0, deals=1512, seed=None), 1,
+                     quiet=True)
+        assert (tmp_path / "F.sqlite-wal").exists()  # the search still holds the file
+        shutil.copy(path, tmp_path / "copy.sqlite")
+        assert stored(tmp_path / "copy.sqlite") == stored(path)
+    finally:
+        store.close()
+
+
+def test_a_file_killed_and_copied_alone_holds_its_run(tmp_path):
+    """D1 after a real exit without closing (as kill -9): the copy alone has the run."""
+    path = killed_store(tmp_path)
+    (tmp_path / "elsewhere").mkdir()
+    copy = tmp_path / "elsewhere" / "G.sqlite"
+    shutil.copy(path, copy)
+    with sqlite3.connect(copy) as db:
+        assert db.execute("SELECT count(*) FROM chunks").fetchone()[0] == 4
+    assert stored(copy) == stored(path)
+
+
+@pytest.mark.parametrize("how", ["moved", "deleted", "emptied"])
+def test_a_new_file_beside_an_orphaned_log_is_refused_and_the_log_kept(tmp_path, capsys, how):
+    """D1: a search at the old name of a file moved (or deleted) without its -wal made SQLite
+    delete that -wal, and with it the killed run."""
+    path = killed_store(tmp_path)
+    wal = tmp_path / "F.sqlite-wal"
+    log = wal.read_bytes()
+    if how == "moved":
+        (tmp_path / "archive").mkdir()
+        path.rename(tmp_path / "archive" / "F.sqlite")
+    elif how == "deleted":
+        path.unlink()
+    else:
+        path.write_bytes(b"")
+    message = one_line_error(capsys, "search", "random", "--deals", "100", "--db", path)
+    assert "F.sqlite-wal" in message and "beside" in message, message
+    assert wal.read_bytes() == log
+    for command_line in (["runs", "--db", path], ["show", "--db", path]):
+        assert "F.sqlite-wal" in one_line_error(capsys, *command_line)
+    assert wal.read_bytes() == log
+
+
+@pytest.mark.slow
+def test_kill_9_then_the_file_copied_alone_resumes_to_the_uninterrupted_run(tmp_path):
+    """D1 as the probe met it (FK6): kill -9 after some chunks, copy the file alone, resume the
+    copy: the same results as a run never interrupted."""
+    sweep = ["--deck", "camicia", "--deals", "400000", "--chunk-size", "20000", "--seed", "9",
+             "--workers", "2"]
+    whole = tmp_path / "whole.sqlite"
+    subprocess.run(search(*sweep, db=whole), check=True, capture_output=True, timeout=600)
+    db = tmp_path / "F.sqlite"
+    process = subprocess.Popen(search(*sweep, db=db), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        wait_for(lambda: db.exists() and chunks_stored(db) >= 4, what="4 chunks")
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    (tmp_path / "elsewhere").mkdir()
+    copy = tmp_path / "elsewhere" / "G.sqlite"
+    shutil.copy(db, copy)  # the file alone: its -wal stays behind
+    with sqlite3.connect(copy) as copied:  # the run, and the chunks up to a second old
+        assert copied.execute("SELECT count(*) FROM runs").fetchone()[0] == 1
+    subprocess.run(command("search", "resume", "--quiet", "--workers", "1", "--db", str(copy)),
+                   check=True, capture_output=True, timeout=600)
+    assert stored(copy) == stored(whole)
+
+
+# --- D3, D4, C5: closed or full standard streams --------------------------------------------
+
+def shell(line, cwd):
+    """``line`` run by sh in ``cwd``, where ``BS`` is the command (exit status, stderr)."""
+    bs = " ".join(command())
+    result = subprocess.run(["sh", "-c", line.replace("BS", bs)], cwd=cwd, capture_output=True,
+                            text=True, timeout=300)
+    return result.returncode, result.stderr
+
+
+@pytest.fixture
+def small_file(tmp_path):
+    """A results file holding one enumerate run."""
+    path = tmp_path / "r.sqlite"
+    with Store(path) as results:
+        driver.start(results, "enumerate", params(start=0, deals=1512, seed=None), 1,
+                     quiet=True)
+    return path
+
+
+def test_a_search_with_stderr_closed_stores_its_run(tmp_path):
+    """D3: with fd 2 closed (sys.stderr None) a search exited 1 silently, with no run."""
+    status, _ = shell("BS search random --deck plain=5,J=2,Q=1,K=1 --deals 2000 --workers 1"
+                      " --quiet --db e.sqlite >/dev/null 2>&-", tmp_path)
+    assert status == 0
+    assert stored(tmp_path / "e.sqlite")["summary"]["status"] == "done"
+
+
+@pytest.mark.parametrize("what", [["export", "--what", "loops"], ["show"], ["runs"],
+                                  ["export", "--what", "cycles", "--json"]])
+def test_results_to_a_closed_stdout_are_one_line_and_an_exit_status(small_file, what):
+    """D4: export to a closed stdout printed a 26-line traceback; C5: show said nothing and
+    exited 0."""
+    status, err = shell(f"BS {' '.join(what)} --db r.sqlite >&-", small_file.parent)
+    assert status == 2 and err.strip() == "beggar-search: error: standard output is closed", err
+
+
+def test_an_error_with_stderr_full_still_has_its_exit_status(tmp_path):
+    """An error line that cannot be written (stderr on a full device) left exit status 1."""
+    status, _ = shell("BS show --db missing.sqlite 2>/dev/full", tmp_path)
+    assert status == 2
