@@ -23,6 +23,7 @@ from .reach import reach
 from .recover import recover
 from .results import export, runs, show
 from .search import search
+from .streams import complain, guard_standard_streams
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -48,26 +49,26 @@ for command in (runs, show, export, recover):
 
 def main(argv=None):
     """Run the command line; errors become one line on stderr and exit status 2."""
+    guard_standard_streams()
     try:
         status = cli.main(args=argv, prog_name="beggar-search", standalone_mode=False)
+        sys.stdout.flush()  # a closed or full stdout fails here at the latest
     except click.exceptions.Abort:
-        click.echo("beggar-search: interrupted", err=True)
+        complain("beggar-search: interrupted")
         sys.exit(130)
     except click.UsageError as error:
         command = error.ctx.command_path if error.ctx else "beggar-search"
-        click.echo(one_line(f"{command}: error: {error.format_message()}"), err=True)
+        complain(one_line(f"{command}: error: {error.format_message()}"))
         sys.exit(2)
     except OSError as error:  # a file named on the command line cannot be read or written
         where = f"{error.filename}: " if error.filename else ""
-        click.echo(one_line(f"beggar-search: error: {where}{error.strerror or error}"),
-                   err=True)
+        complain(one_line(f"beggar-search: error: {where}{error.strerror or error}"))
         sys.exit(2)
     except sqlite3.Error as error:  # a results file damaged or lost while a command read it
-        click.echo(one_line(f"beggar-search: error: the results file could not be used: {error}"),
-                   err=True)
+        complain(one_line(f"beggar-search: error: the results file could not be used: {error}"))
         sys.exit(2)
     except (UserError, DeckError, StoreError, click.ClickException) as error:
         message = error.format_message() if isinstance(error, click.ClickException) else error
-        click.echo(one_line(f"beggar-search: error: {message}"), err=True)
+        complain(one_line(f"beggar-search: error: {message}"))
         sys.exit(2)
     sys.exit(status if isinstance(status, int) else 0)
