@@ -90,17 +90,29 @@ def quiet_resource_tracker() -> None:
 
 @contextlib.contextmanager
 def terminal_signals_ignored():
-    """Ignore Ctrl-C and SIGHUP while processes are started (in the main thread): they
-    inherit the ignoring, so a signal to the whole group leaves them to the parent."""
+    """Keep Ctrl-C and SIGHUP from the processes started in the block, and hold the parent's.
+
+    The main thread blocks them for the block: processes (and threads) started in it inherit
+    the blocked mask, which survives exec, so a signal to the whole group leaves them to the
+    parent.  The parent's own signal waits: it is recorded (or pending) and acted on by the
+    handler in place before once the block ends, never dropped (an ignored one was: a Ctrl-C
+    while a local cluster started was lost and the search ran on).
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    saved = {sig: signal.signal(sig, signal.SIG_IGN) for sig in TERMINAL_SIGNALS}
+    heard = []
+    saved = {sig: signal.signal(sig, lambda signum, frame: heard.append(signum))
+             for sig in TERMINAL_SIGNALS}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, TERMINAL_SIGNALS)
     try:
         yield
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one pending is heard here
         for sig, handler in saved.items():
             signal.signal(sig, handler)
+        for signum in dict.fromkeys(heard):
+            signal.raise_signal(signum)  # to the handler in place before
 
 
 class TerminalGone:

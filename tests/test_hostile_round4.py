@@ -180,3 +180,48 @@ def test_an_error_with_stderr_full_still_has_its_exit_status(tmp_path):
     """An error line that cannot be written (stderr on a full device) left exit status 1."""
     status, _ = shell("BS show --db missing.sqlite 2>/dev/full", tmp_path)
     assert status == 2
+
+
+# --- D2: a Ctrl-C while a local cluster starts ----------------------------------------------
+
+def interrupt_held(pid):
+    """Whether process ``pid`` ignores or holds (blocks) Ctrl-C right now."""
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            fields = dict(line.split(":", 1) for line in handle if ":" in line)
+    except OSError:
+        return False
+    bit = 1 << (signal.SIGINT - 1)
+    return any(int(fields[name], 16) & bit for name in ("SigIgn", "SigBlk"))
+
+
+def reset_ctrl_c():
+    """The launched command starts with Ctrl-C at its default, whatever this process has."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.slow
+@pytest.mark.distributed
+def test_ctrl_c_while_the_local_cluster_starts_is_acted_on(tmp_path):
+    """D2: Ctrl-C while ``--cluster local`` started (SIGINT ignored around LocalCluster) was
+    dropped, and the search ran on."""
+    process = subprocess.Popen(
+        command("search", "random", "--deals", "400000000", "--cluster", "local:2", "--quiet",
+                "--db", str(tmp_path / "F.sqlite")),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=reset_ctrl_c)
+    try:
+        wait_for(lambda: interrupt_held(process.pid), timeout=300, what="Ctrl-C held")
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it: to the whole group
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode in (0, 130), err
+    assert "Traceback" not in err
+    if process.returncode == 130:  # before the run: none was created
+        assert err.strip().splitlines()[-1] == "beggar-search: interrupted"
+        assert not (tmp_path / "F.sqlite").exists() or chunks_stored(tmp_path / "F.sqlite") == 0
+    else:  # stopped gracefully
+        assert "stopping" in err
