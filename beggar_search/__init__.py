@@ -1,9 +1,11 @@
-"""Search Beggar-my-neighbour deals: games that never end, and the longest games that do."""
+"""Search Beggar-my-neighbour deals: games that never end, and the longest games that do.
 
+The names below are loaded on first use, so that the command line (``console``) can check
+the environment Numba reads before anything imports Numba.
+"""
+
+from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
-
-from .deck import Deal, Deck, DeckError
-from .engine import Result, play, play_state, trace
 
 try:
     __version__ = version("beggar-search")
@@ -11,3 +13,11 @@ except PackageNotFoundError:  # running from a source tree
     __version__ = "0.0.0"
 
 __all__ = ["Deal", "Deck", "DeckError", "Result", "__version__", "play", "play_state", "trace"]
+_LAZY = {"Deal": ".deck", "Deck": ".deck", "DeckError": ".deck", "Result": ".engine",
+         "play": ".engine", "play_state": ".engine", "trace": ".engine"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

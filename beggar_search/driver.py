@@ -60,6 +60,9 @@ STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or 
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the kernel sends us when our parent dies
 # the signals that stop a run gracefully: workers ignore them, the parent decides
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# tqdm's monitor is a thread per bar for bars updated rarely: ours are (per chunk), and a
+# thread that cannot start (a memory limit) made it warn
+tqdm.monitor_interval = 0
 # what a terminal sends a whole process group (Ctrl-C, the hang-up of a dropped session)
 TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGHUP)
 

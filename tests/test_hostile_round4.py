@@ -225,3 +225,77 @@ def test_ctrl_c_while_the_local_cluster_starts_is_acted_on(tmp_path):
         assert not (tmp_path / "F.sqlite").exists() or chunks_stored(tmp_path / "F.sqlite") == 0
     else:  # stopped gracefully
         assert "stopping" in err
+
+
+# --- D7, C9: Numba's environment variables -----------------------------------------------
+
+def with_env(*args, **variables):
+    """``beggar-search args`` as a process with ``variables`` set: (status, stdout, stderr)."""
+    result = subprocess.run(command(*args), capture_output=True, text=True, timeout=300,
+                            env={**os.environ, **variables})
+    return result.returncode, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(("variable", "value"), [("NUMBA_NUM_THREADS", "0"),
+                                                 ("NUMBA_NUM_THREADS", "abc"),
+                                                 ("NUMBA_OPT", "abc")])
+def test_a_numba_variable_numba_cannot_take_is_one_warning_line(variable, value):
+    """D7: NUMBA_NUM_THREADS=0 crashed every command at import (a 25-line traceback); C9:
+    NUMBA_OPT=abc had Numba print a warning holding a traceback."""
+    status, out, err = with_env("--version", **{variable: value})
+    assert status == 0 and "version" in out, err
+    assert err.startswith(f"beggar-search: warning: ignored {variable}={value!r}"), err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("args", [["search", "random", "--deck", "plain=5,J=2,Q=1,K=1",
+                                   "--deals", "100", "--workers", "1", "--db", "x.sqlite"],
+                                  ["bench", "--deck", "plain=5,J=2,Q=1,K=1", "--deals", "100"]])
+def test_numba_disable_jit_is_refused_in_one_line_before_any_run(tmp_path, args):
+    """D7: under NUMBA_DISABLE_JIT=1 a search ended in a 75-line traceback (cttz)."""
+    result = subprocess.run(command(*args), capture_output=True, text=True, timeout=300,
+                            cwd=tmp_path, env={**os.environ, "NUMBA_DISABLE_JIT": "1"})
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "NUMBA_DISABLE_JIT" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "x.sqlite").exists() or chunks_stored(tmp_path / "x.sqlite") == 0
+
+
+# --- D6: memory limits ------------------------------------------------------------------
+
+def limited(megabytes):
+    """A ``preexec_fn`` that limits the address space (``ulimit -v``)."""
+    import resource
+
+    def limit():
+        reset_ctrl_c()
+        size = megabytes * 1_000_000
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    return limit
+
+
+def test_runs_under_a_tiny_memory_limit_is_one_line(small_file):
+    """D6: ``ulimit -v 250000; runs`` gave two tracebacks (libllvmlite.so not loaded)."""
+    result = subprocess.run(command("runs", "--db", str(small_file)), capture_output=True,
+                            text=True, timeout=300, preexec_fn=limited(250))
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "memory" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_a_factory_under_a_memory_limit_is_one_line_and_a_stopped_run(tmp_path):
+    """D6: ``ulimit -v 400000`` factory: 55 lines ending 'can't start new thread'."""
+    factory = command("search", "factory", "--deck", "plain=14,J=2,Q=2,K=2", "--from",
+                      "------K-J-/-J--K-Q-Q-", "--ignore-known", "--kicks", "none",
+                      "--workers", "1", "--quiet", "--db")
+    # compiled and cached first: LLVM compiling under the limit aborts (SIGABRT), out of reach
+    subprocess.run([*factory, str(tmp_path / "warm.sqlite")], check=True, capture_output=True,
+                   timeout=600)
+    result = subprocess.run([*factory, str(tmp_path / "f.sqlite")], capture_output=True,
+                            text=True, timeout=600, preexec_fn=limited(400))
+    if result.returncode == 0:
+        pytest.skip("400 MB was enough here")
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr and "memory" in result.stderr, result.stderr

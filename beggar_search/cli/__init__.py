@@ -25,6 +25,27 @@ from .results import export, runs, show
 from .search import search
 from .streams import complain, guard_standard_streams
 
+
+def needs_compiled_kernels(error: NotImplementedError) -> str:
+    """Why a kernel could not run as plain Python; ``error`` again unless Numba's compiler
+    was turned off (only then is it a setting to change, not a defect)."""
+    from numba.core import config
+
+    if not config.DISABLE_JIT:
+        raise error
+    return ("this command needs Numba's compiled kernels, which NUMBA_DISABLE_JIT turns off"
+            f" ({error}): unset NUMBA_DISABLE_JIT")
+
+
+def out_of_memory(error: MemoryError | RuntimeError) -> str:
+    """What a command that ran out of memory says; ``error`` again when it is another
+    RuntimeError (a defect, with its traceback)."""
+    if isinstance(error, RuntimeError) and "can't start new thread" not in str(error):
+        raise error
+    return (f"out of memory ({error or type(error).__name__}): under a limit such as"
+            " ulimit -v, allow 1 GB")
+
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -63,6 +84,12 @@ def main(argv=None):
     except OSError as error:  # a file named on the command line cannot be read or written
         where = f"{error.filename}: " if error.filename else ""
         complain(one_line(f"beggar-search: error: {where}{error.strerror or error}"))
+        sys.exit(2)
+    except NotImplementedError as error:  # a kernel run as Python (NUMBA_DISABLE_JIT)
+        complain(one_line(f"beggar-search: error: {needs_compiled_kernels(error)}"))
+        sys.exit(2)
+    except (MemoryError, RuntimeError) as error:  # a memory limit (ulimit -v)
+        complain(one_line(f"beggar-search: error: {out_of_memory(error)}"))
         sys.exit(2)
     except sqlite3.Error as error:  # a results file damaged or lost while a command read it
         complain(one_line(f"beggar-search: error: the results file could not be used: {error}"))
