@@ -19,6 +19,7 @@ Importing this module needs no Dask; building a pool without it raises a
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import re
@@ -27,7 +28,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from .errors import UserError
+from .errors import PoolLost, UserError
 from .strategies import execute, warm_up
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,24 @@ DEFAULT_PORT = 8786
 # cluster's serve only the health check, on 127.0.0.1
 PRIVATE_HTTP = {f"distributed.{role}.http.routes": ["distributed.http.health"]
                 for role in ("scheduler", "worker")}
+
+
+class _NoErrors(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno < logging.ERROR
+
+
+@contextlib.contextmanager
+def client_errors_quiet():
+    """Drop the Dask client's ERROR records (with a lost scheduler, two tracebacks) while the
+    block runs: the pool says what went wrong itself, in one line."""
+    client_log = logging.getLogger("distributed.client")
+    quiet = _NoErrors()
+    client_log.addFilter(quiet)
+    try:
+        yield
+    finally:
+        client_log.removeFilter(quiet)
 
 
 def require_dask() -> None:
@@ -304,6 +323,8 @@ class DaskPool:
             self._close_cluster()
             raise
         self.address = scheduler
+        self.quiet = contextlib.ExitStack()
+        self.quiet.enter_context(client_errors_quiet())
         self.token = run_token(name, params)
         self.fixed = in_flight
         self._threads = 0
@@ -344,8 +365,7 @@ class DaskPool:
                 pass
             done = {future for future in futures if future.done()}
         if any(future.cancelled() for future in done):
-            raise UserError(f"lost the Dask scheduler at {self.address}; the chunks stored so"
-                            " far are kept: continue with `beggar-search search resume`")
+            raise PoolLost(f"lost the Dask scheduler at {self.address}")
         return done, set(futures) - done
 
     def close(self) -> None:
@@ -354,6 +374,7 @@ class DaskPool:
             self.client.close()
         finally:
             self._close_cluster()
+            self.quiet.close()
 
     def _close_cluster(self) -> None:
         if self.cluster is not None:

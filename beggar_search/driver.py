@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from tqdm import tqdm
 
 from . import __version__
-from .errors import UserError
+from .errors import PoolLost, UserError
 from .family import figures
 from .games import game_of, slap_fields
 from .jit import ctrl_c_deferred
@@ -372,7 +372,7 @@ class Session:
                     in_flight[pool.submit(job)] = job
                 if not in_flight:
                     break
-                finished, _ = pool.wait(set(in_flight), timeout=0.5)
+                finished, failure = self._finished(pool, in_flight)  # failure: ends below
                 for future in finished:
                     job = in_flight.pop(future)
                     try:
@@ -415,6 +415,15 @@ class Session:
                             " with `beggar-search search resume --db"
                             f" {shlex.quote(str(self.store.path))} --run {run.id}`")
         return summarise(self.store, run.id)
+
+    @staticmethod
+    def _finished(pool, in_flight: dict) -> tuple[set, str | None]:
+        """The chunks finished within half a second; or none, and why none can finish (the
+        pool lost its machines: a Dask scheduler that died)."""
+        try:
+            return pool.wait(set(in_flight), timeout=0.5)[0], None
+        except PoolLost as error:
+            return set(), str(error)
 
     @staticmethod
     def _restore(handlers: dict) -> None:

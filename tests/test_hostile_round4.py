@@ -299,3 +299,53 @@ def test_a_factory_under_a_memory_limit_is_one_line_and_a_stopped_run(tmp_path):
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr and "memory" in result.stderr, result.stderr
+
+
+# --- D8, C4: a Dask scheduler lost mid-run ------------------------------------------------
+
+def test_a_lost_scheduler_is_one_line_naming_db_and_run(tmp_path):
+    """C4: 'lost the Dask scheduler ...; continue with `beggar-search search resume`' named
+    neither --db nor --run; the run must be left stopped."""
+    import queue
+    from concurrent.futures import Future
+
+    from beggar_search.distributed import DaskPool
+    from beggar_search.errors import UserError
+
+    class SchedulerGone(driver.InlinePool):
+        """DaskPool's own wait on a cluster whose scheduler died: every future cancelled."""
+
+        def __init__(self, workers, name, params):
+            self.workers = 1
+            self.dask = object.__new__(DaskPool)
+            self.dask.finished, self.dask.address = queue.SimpleQueue(), "tcp://127.0.0.1:9"
+
+        def submit(self, job):
+            future = Future()
+            future.cancel()
+            return future
+
+        def wait(self, futures, timeout):
+            return self.dask.wait(futures, timeout)
+
+    db = tmp_path / "F.sqlite"
+    with Store(db) as store, pytest.raises(UserError) as failure:
+        driver.start(store, "enumerate", params(start=0, deals=1512, seed=None), 1,
+                     quiet=True, pool_factory=SchedulerGone)
+    message = str(failure.value)
+    assert message.startswith("lost the Dask scheduler at tcp://127.0.0.1:9"), message
+    assert f"search resume --db {db} --run 1" in message, message
+    assert stored(db)["summary"]["status"] == "stopped"
+
+
+@pytest.mark.distributed
+def test_the_client_log_is_quiet_while_a_pool_holds_it(caplog):
+    """D8: distributed's client logged two tracebacks (an ERROR record) before our line."""
+    import logging
+
+    from beggar_search.distributed import client_errors_quiet
+
+    with client_errors_quiet():
+        logging.getLogger("distributed.client").error("lost", exc_info=ValueError("x"))
+    logging.getLogger("distributed.client").warning("kept")
+    assert [record.getMessage() for record in caplog.records] == ["kept"]
