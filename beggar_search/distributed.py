@@ -45,22 +45,56 @@ PRIVATE_HTTP = {f"distributed.{role}.http.routes": ["distributed.http.health"]
                 for role in ("scheduler", "worker")}
 
 
-class _NoErrors(logging.Filter):
+class _Below(logging.Filter):
+    def __init__(self, level: int):
+        super().__init__()
+        self.level = level
+
     def filter(self, record: logging.LogRecord) -> bool:
-        return record.levelno < logging.ERROR
+        return record.levelno < self.level
 
 
 @contextlib.contextmanager
-def client_errors_quiet():
-    """Drop the Dask client's ERROR records (with a lost scheduler, two tracebacks) while the
-    block runs: the pool says what went wrong itself, in one line."""
-    client_log = logging.getLogger("distributed.client")
-    quiet = _NoErrors()
-    client_log.addFilter(quiet)
+def quiet_log(name: str, level: int):
+    """Drop logger ``name``'s records of ``level`` and above while the block runs."""
+    log_of = logging.getLogger(name)
+    quiet = _Below(level)
+    log_of.addFilter(quiet)
     try:
         yield
     finally:
-        client_log.removeFilter(quiet)
+        log_of.removeFilter(quiet)
+
+
+def client_errors_quiet():
+    """Drop the Dask client's ERROR records (with a lost scheduler, two tracebacks) while the
+    block runs: the pool says what went wrong itself, in one line."""
+    return quiet_log("distributed.client", logging.ERROR)
+
+
+# open files a local cluster's parent needs (measured: 2 workers failed at 48, ran at 64)
+CLUSTER_FILES = 64
+CLUSTER_FILES_PER_WORKER = 16
+
+
+def enough_open_files(workers: int) -> None:
+    """Raise the open-file limit (its soft value, up to the hard one) to what a local cluster
+    of ``workers`` needs; a ``UserError`` naming the limit when it cannot be raised that far
+    (Dask's processes would otherwise fail in tracebacks and the search with a wrong reason)."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return
+    needed = CLUSTER_FILES + CLUSTER_FILES_PER_WORKER * workers
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    if hard == resource.RLIM_INFINITY or hard >= needed:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+        return
+    raise UserError(f"a local cluster of {workers} workers needs about {needed} open files, and"
+                    f" this process may open {hard} (ulimit -n {hard}): raise the limit (ulimit"
+                    " -n 1024), or use local workers (--workers)")
 
 
 def require_dask() -> None:
@@ -303,12 +337,14 @@ class DaskPool:
         security = None
         try:
             if local or scheduler is None:
+                local_workers = local_workers or default_workers()
+                enough_open_files(local_workers)
                 security = private_security()
                 quiet_resource_tracker()
                 # Ctrl-C and a hang-up reach the whole group: stopping is the client's to do
                 with terminal_signals_ignored(), dask.config.set(PRIVATE_HTTP):
                     self.cluster = LocalCluster(
-                        n_workers=local_workers or default_workers(), threads_per_worker=1,
+                        n_workers=local_workers, threads_per_worker=1,
                         processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
                         scheduler_kwargs={"dashboard": False}, security=security)
                 scheduler = self.cluster.scheduler_address
@@ -378,5 +414,7 @@ class DaskPool:
 
     def _close_cluster(self) -> None:
         if self.cluster is not None:
-            self.cluster.close()
+            # a worker slow to stop on a loaded machine is killed: that is how it ends, not news
+            with quiet_log("distributed.nanny", logging.WARNING):
+                self.cluster.close()
             self.cluster = None

@@ -349,3 +349,48 @@ def test_the_client_log_is_quiet_while_a_pool_holds_it(caplog):
         logging.getLogger("distributed.client").error("lost", exc_info=ValueError("x"))
     logging.getLogger("distributed.client").warning("kept")
     assert [record.getMessage() for record in caplog.records] == ["kept"]
+
+
+# --- D5: a small open-file limit and a local cluster --------------------------------------
+
+def few_files(count):
+    """A ``preexec_fn`` that limits open files (``ulimit -n``, soft and hard)."""
+    import resource
+
+    def limit():
+        reset_ctrl_c()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+    return limit
+
+
+@pytest.mark.distributed
+def test_a_local_cluster_under_a_small_open_file_limit_is_one_true_line(tmp_path):
+    """D5: ``ulimit -n 48`` and ``--cluster local:2``: 158 lines of Dask tracebacks ending in
+    a wrong reason ('the results file could not be used')."""
+    result = subprocess.run(
+        command("search", "random", "--deck", "plain=5,J=2,Q=1,K=1", "--deals", "400000",
+                "--chunk-size", "200000", "--cluster", "local:2", "--quiet", "--db",
+                str(tmp_path / "r.sqlite")),
+        capture_output=True, text=True, timeout=300, preexec_fn=few_files(48))
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "open files" in result.stderr and "ulimit -n" in result.stderr, result.stderr
+    assert not (tmp_path / "r.sqlite").exists() or chunks_stored(tmp_path / "r.sqlite") == 0
+
+
+@pytest.mark.distributed
+def test_closing_the_local_cluster_says_nothing(caplog):
+    """C3: closing a local cluster on a loaded machine logged 'Worker process still alive
+    after 4.0 seconds, killing' (twice) after the run's result."""
+    import logging
+
+    from beggar_search.distributed import DaskPool
+
+    class SlowToStop:
+        def close(self):
+            logging.getLogger("distributed.nanny").warning("Worker process still alive")
+
+    pool = object.__new__(DaskPool)
+    pool.cluster = SlowToStop()
+    pool._close_cluster()
+    assert caplog.records == [] and pool.cluster is None
