@@ -406,7 +406,8 @@ class Session:
             bar.close()
         out_of_time = deadline is not None and time.monotonic() >= deadline
         complete = not failure and ((exhausted and not dropped)
-                                    or (out_of_time and not interrupted))
+                                    or (out_of_time and not interrupted
+                                        and self._something_stored(bar)))
         status_saved = self._set_status(run.id, "done" if complete else "stopped")
         if failure:
             kept = "" if status_saved else " (the run could not even be marked stopped)"
@@ -415,6 +416,18 @@ class Session:
                             " with `beggar-search search resume --db"
                             f" {shlex.quote(str(self.store.path))} --run {run.id}`")
         return summarise(self.store, run.id)
+
+    def _something_stored(self, bar) -> bool:
+        """Whether the run stored a chunk: one out of time before its first is stopped, not
+        done (a done run is never resumed), saying how to go on."""
+        if self.store.run(self.run.id).chunks:
+            return True
+        self._message(bar, "no chunk finished within --hours (a chunk is at least one whole"
+                           " state or deal): the run is stopped, not done; continue with more"
+                           " time: `beggar-search search resume --db"
+                           f" {shlex.quote(str(self.store.path))} --run {self.run.id}`",
+                      always=True)
+        return False
 
     @staticmethod
     def _finished(pool, in_flight: dict) -> tuple[set, str | None]:

@@ -303,6 +303,9 @@ class Store:
         ``on_warning(text)`` hears what is skipped: a run that cannot be read, an
         unusable ``BEGGAR_SEARCH_LOCK_WAIT``.
         """
+        if str(path).endswith(("/", os.sep)) and not Path(path).is_dir():
+            raise StoreError(f"{path} ends in a slash, so it names a folder, not a results"
+                             " file: drop the slash")
         self.path = Path(path)
         self.on_wait = on_wait or (lambda text: None)
         self.on_warning = on_warning or (lambda text: None)
@@ -869,8 +872,10 @@ class Store:
             raise StoreError(f"no cycle {cycle} in {self.path}")
         run = self.run(row["run_id"])
         if run.params.get("game", "bmn") != "bmn":
-            raise StoreError(f"cycle {cycle} is a cycle of Egyptian ratscrew (run {run.id}): "
-                             "only Beggar-my-neighbour cycles can be searched backwards")
+            raise StoreError(f"cycle {cycle} is a cycle of Egyptian ratscrew (run {run.id}):"
+                             " reach takes cycle ids of Beggar-my-neighbour only; give a deal"
+                             " on it with --game ers and the run's --deck and --slap-policy"
+                             f" (`export --run {run.id} --what cycles` lists one per cycle)")
         row = self._checked(run.id, readback.cycle_row, {"cycle": cycle, **dict(row)},
                             run.deck)
         return row["state"] or row["example"], run.deck

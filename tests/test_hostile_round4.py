@@ -18,8 +18,9 @@ from hostile_helpers import (
     chunks_stored,
     command,
     params,
-    search,
+    sweep_under_way,
     wait_for,
+    whole_sweep_of,
 )
 from storeview import stored
 
@@ -114,21 +115,15 @@ def test_a_new_file_beside_an_orphaned_log_is_refused_and_the_log_kept(tmp_path,
 
 
 @pytest.mark.slow
-def test_kill_9_then_the_file_copied_alone_resumes_to_the_uninterrupted_run(tmp_path):
+def test_kill_9_then_the_file_copied_alone_resumes_to_the_uninterrupted_run(
+        tmp_path, tmp_path_factory):
     """D1 as the probe met it (FK6): kill -9 after some chunks, copy the file alone, resume the
     copy: the same results as a run never interrupted."""
-    sweep = ["--deck", "camicia", "--deals", "400000", "--chunk-size", "20000", "--seed", "9",
-             "--workers", "2"]
-    whole = tmp_path / "whole.sqlite"
-    subprocess.run(search(*sweep, db=whole), check=True, capture_output=True, timeout=600)
+    whole = whole_sweep_of(tmp_path_factory)
     db = tmp_path / "F.sqlite"
-    process = subprocess.Popen(search(*sweep, db=db), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        wait_for(lambda: db.exists() and chunks_stored(db) >= 4, what="4 chunks")
-    finally:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+    process = sweep_under_way(db, 4, start_new_session=True)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.communicate()
     (tmp_path / "elsewhere").mkdir()
     copy = tmp_path / "elsewhere" / "G.sqlite"
     shutil.copy(db, copy)  # the file alone: its -wal stays behind
@@ -136,7 +131,7 @@ def test_kill_9_then_the_file_copied_alone_resumes_to_the_uninterrupted_run(tmp_
         assert copied.execute("SELECT count(*) FROM runs").fetchone()[0] == 1
     subprocess.run(command("search", "resume", "--quiet", "--workers", "1", "--db", str(copy)),
                    check=True, capture_output=True, timeout=600)
-    assert stored(copy) == stored(whole)
+    assert stored(copy) == whole
 
 
 # --- D3, D4, C5: closed or full standard streams --------------------------------------------
@@ -394,3 +389,92 @@ def test_closing_the_local_cluster_says_nothing(caplog):
     pool.cluster = SlowToStop()
     pool._close_cluster()
     assert caplog.records == [] and pool.cluster is None
+
+
+# --- cosmetic findings ------------------------------------------------------------------
+
+def test_a_run_out_of_time_before_any_chunk_is_stopped_not_done(tmp_path, monkeypatch, capsys):
+    """C1: a factory whose --hours ended before its first chunk (a long cycle's state) was
+    marked done with nothing tried, and resume of a done run does nothing."""
+    import time
+
+    class NeverFinishes(driver.InlinePool):
+        def wait(self, futures, timeout):
+            time.sleep(min(timeout, 0.05))
+            return set(), set(futures)
+
+    monkeypatch.setattr(driver, "STOP_GRACE", 0.3)
+    db = tmp_path / "F.sqlite"
+    with Store(db) as store:
+        driver.start(store, "enumerate", params(start=0, deals=1512, seed=None, hours=5e-5), 1,
+                     quiet=True, pool_factory=NeverFinishes)
+    assert stored(db)["summary"]["status"] == "stopped"
+    assert f"search resume --db {db} --run 1" in capsys.readouterr().err
+
+
+def test_max_tricks_is_refused_where_it_has_no_effect(tmp_path, capsys):
+    """C2: search factory --max-tricks 1 was accepted, stored, and changed nothing."""
+    message = one_line_error(capsys, "search", "factory", "--deck", "plain=5,J=2,Q=1,K=1",
+                             "--max-tricks", "1", "--db", tmp_path / "f.sqlite")
+    assert "--max-tricks" in message and "factory" in message
+    assert not (tmp_path / "f.sqlite").exists()
+
+
+def test_a_plot_of_the_wrong_kind_of_run_reads_well(small_file, tmp_path, capsys):
+    """C6: 'run 1 is a enumerate run, not a factory run'."""
+    message = one_line_error(capsys, "plot", "family", "--db", small_file, "--out",
+                             tmp_path / "f.png")
+    assert "run 1 is an enumerate run, not a factory run" in message, message
+
+
+def test_a_db_path_with_a_trailing_slash_is_refused(tmp_path, capsys):
+    """C8: --db x.sqlite/ created x.sqlite."""
+    message = one_line_error(capsys, "search", "random", "--deals", "100",
+                             "--db", f"{tmp_path}/x.sqlite/")
+    assert "x.sqlite/" in message and "folder" in message
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_an_output_name_that_is_not_utf8_is_shown_escaped(small_file, tmp_path, capsys):
+    """C8: an invalid-UTF-8 output name was echoed as 'wrote 100 rows to \\udcff.csv'."""
+    out = os.path.join(os.fsencode(tmp_path), b"\xff.csv").decode("utf-8", "surrogateescape")
+    status, _, err = cli(capsys, "export", "--db", small_file, "--what", "loops", "--out", out)
+    assert status == 0 and "\\xff.csv" in err and "\\udcff" not in err, err
+
+
+def test_lowercase_deals_are_read_in_both_games(tmp_path, capsys):
+    """C7: ratscrew deals and decks accepted lowercase ranks; Beggar-my-neighbour deals
+    refused them: one rule for both now (letter case does not matter)."""
+    upper = cli(capsys, "play", "--deck", "plain=5,J=2,Q=1,K=1", "--json", "--", "-K-J-/-JQ-")
+    lower = cli(capsys, "play", "--deck", "plain=5,J=2,Q=1,K=1", "--json", "--", "-k-j-/-jq-")
+    assert upper[0] == 0 and lower == upper
+
+
+def test_a_ratscrew_cycle_id_in_reach_says_what_works(tmp_path, capsys):
+    """C6: reach of a ratscrew cycle id said 'only Beggar-my-neighbour cycles can be searched
+    backwards', though reach --game ers DEAL works."""
+    from beggar_search.store import StoreError
+
+    db = tmp_path / "e.sqlite"
+    status, _, err = cli(capsys, "search", "enumerate", "--game", "ers", "--slap-policy",
+                         "turn", "--deck", "8=2,9=2,T=2,J=2,Q=1,K=1", "--workers", "1",
+                         "--quiet", "--json", "--db", db)
+    assert status == 0, err
+    with Store(db, create=False) as store:
+        cycle = store.cycles(1)[0]["cycle"]
+        with pytest.raises(StoreError) as refusal:
+            store.cycle_entry(cycle)
+    assert "--game ers" in str(refusal.value) and "deal" in str(refusal.value)
+    assert "only Beggar-my-neighbour cycles can be searched backwards" not in str(refusal.value)
+
+
+def test_a_ratscrew_enumeration_under_odds_records_the_seed_its_slaps_use(tmp_path, capsys):
+    """C10: a ratscrew enumeration under odds had seed null (its slaps are drawn from 0)."""
+    status, out, err = cli(capsys, "search", "enumerate", "--game", "ers", "--slap-policy",
+                           "odds:0.3,0.7", "--deck", "8=2,9=2,T=2,J=2,Q=1,K=1", "--count",
+                           "200", "--workers", "1", "--quiet", "--json", "--db",
+                           tmp_path / "e.sqlite")
+    import json
+
+    assert status == 0, err
+    assert json.loads(out)["seed"] == 0

@@ -15,7 +15,17 @@ from ..driver import summarise
 from ..family import fair_reached, islands
 from ..games import game_of
 from ..outfile import atomic_output, check_output
-from .common import ROWS, RUN_ID, UserError, emit, json_option, open_store, print_summary, say
+from .common import (
+    ROWS,
+    RUN_ID,
+    UserError,
+    emit,
+    json_option,
+    open_store,
+    print_summary,
+    say,
+    shown_name,
+)
 from .options import db_option
 
 
@@ -188,4 +198,4 @@ def export(what, db_path, run_id, out, spreadsheet, fair_only, as_json):
                     writer.writerow(row)
                     written += 1
     if out:
-        click.echo(f"wrote {written} rows to {out}", err=True)
+        say(f"wrote {written} rows to {shown_name(out)}", err=True)
