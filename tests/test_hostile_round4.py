@@ -478,3 +478,11 @@ def test_a_ratscrew_enumeration_under_odds_records_the_seed_its_slaps_use(tmp_pa
 
     assert status == 0, err
     assert json.loads(out)["seed"] == 0
+
+
+def test_runs_of_a_file_with_no_runs_says_so(tmp_path, capsys):
+    """D1's probe: `runs` of the file copied without its -wal exited 0 and printed nothing."""
+    Store(tmp_path / "empty.sqlite").close()
+    status, out, err = cli(capsys, "runs", "--db", tmp_path / "empty.sqlite")
+    assert status == 0 and out == ""
+    assert err.strip() == f"beggar-search: {tmp_path / 'empty.sqlite'} holds no runs yet"

@@ -47,7 +47,10 @@ def when(timestamp: float) -> str:
 def runs(db_path, as_json):
     """List the runs in the results file (a run that cannot be read is named on stderr)."""
     with open_store(db_path, create=False) as store:
-        for run in store.runs():
+        found = store.runs()
+        if not found and store.db.execute("SELECT 1 FROM runs LIMIT 1").fetchone() is None:
+            say(f"beggar-search: {store.path} holds no runs yet", err=True)
+        for run in found:
             data = {"run": run.id, "strategy": run.strategy, "status": run.status,
                     "deck": run.params["deck"], "players": run.players,
                     "seed": run.params.get("seed"), "deals": run.deals, "loops": run.loops,
