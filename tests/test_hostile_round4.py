@@ -6,6 +6,7 @@ One-line errors are checked in-process (``cli.main`` with capsys); real processe
 process is what is tested (kill -9, signals, closed file descriptors, limits).
 """
 
+import json
 import os
 import shutil
 import signal
@@ -52,14 +53,12 @@ def killed_store(tmp_path, name="F.sqlite"):
     script = ("import os, sys\n"
               "from beggar_search import driver\n"
               "from beggar_search.store import Store\n"
-              "from hostile_helpers import params\n"
+              "import json\n"
               "store = Store(sys.argv[1])\n"
-              "driver.start(store, 'enumerate', params(start=0, deals=1512, seed=None), 1,"
-              " quiet=True)\n"
+              "driver.start(store, 'enumerate', json.loads(sys.argv[2]), 1, quiet=True)\n"
               "os._exit(0)\n")
-    tests = os.path.dirname(__file__)
-    subprocess.run([sys.executable, "-c", script, str(path)], check=True, timeout=300,
-                   env={**os.environ, "PYTHONPATH": tests})
+    subprocess.run([sys.executable, "-c", script, str(path),
+                    json.dumps(params(start=0, deals=1512, seed=None))], check=True, timeout=300)
     assert (tmp_path / f"{name}-wal").exists()
     return path
 
@@ -474,8 +473,6 @@ def test_a_ratscrew_enumeration_under_odds_records_the_seed_its_slaps_use(tmp_pa
                            "odds:0.3,0.7", "--deck", "8=2,9=2,T=2,J=2,Q=1,K=1", "--count",
                            "200", "--workers", "1", "--quiet", "--json", "--db",
                            tmp_path / "e.sqlite")
-    import json
-
     assert status == 0, err
     assert json.loads(out)["seed"] == 0
 
