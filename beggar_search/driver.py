@@ -49,7 +49,7 @@ from tqdm import tqdm
 from . import __version__, compiling
 from .cards.params import game_of, slap_fields
 from .compiling import plural
-from .errors import UserError
+from .errors import PoolLost, UserError
 from .store import Run, Store, StoreError
 from .store.family import figures
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
@@ -63,6 +63,9 @@ STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or 
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the kernel sends us when our parent dies
 # the signals that stop a run gracefully: workers ignore them, the parent decides
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# tqdm's monitor is a thread per bar for bars updated rarely: ours are (per chunk), and a
+# thread that cannot start (a memory limit) made it warn
+tqdm.monitor_interval = 0
 # what a terminal sends a whole process group (Ctrl-C, the hang-up of a dropped session)
 TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGHUP)
 
@@ -93,17 +96,29 @@ def quiet_resource_tracker() -> None:
 
 @contextlib.contextmanager
 def terminal_signals_ignored():
-    """Ignore Ctrl-C and SIGHUP while processes are started (in the main thread): they
-    inherit the ignoring, so a signal to the whole group leaves them to the parent."""
+    """Keep Ctrl-C and SIGHUP from the processes started in the block, and hold the parent's.
+
+    The main thread blocks them for the block: processes (and threads) started in it inherit
+    the blocked mask, which survives exec, so a signal to the whole group leaves them to the
+    parent.  The parent's own signal waits: it is recorded (or pending) and acted on by the
+    handler in place before once the block ends, never dropped (an ignored one was: a Ctrl-C
+    while a local cluster started was lost and the search ran on).
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    saved = {sig: signal.signal(sig, signal.SIG_IGN) for sig in TERMINAL_SIGNALS}
+    heard = []
+    saved = {sig: signal.signal(sig, lambda signum, frame: heard.append(signum))
+             for sig in TERMINAL_SIGNALS}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, TERMINAL_SIGNALS)
     try:
         yield
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one pending is heard here
         for sig, handler in saved.items():
             signal.signal(sig, handler)
+        for signum in dict.fromkeys(heard):
+            signal.raise_signal(signum)  # to the handler in place before
 
 
 class TerminalGone:
@@ -362,7 +377,7 @@ class Session:
                 if not in_flight:
                     out_of_plan = held  # the rest could not finish by the deadline: done
                     break
-                finished, _ = pool.wait(set(in_flight), timeout=0.5)
+                finished, failure = self._finished(pool, in_flight)  # failure: ends below
                 for future in finished:
                     job = in_flight.pop(future)
                     try:
@@ -397,7 +412,8 @@ class Session:
             bar.close()
         out_of_time = deadline is not None and (time.monotonic() >= deadline or out_of_plan)
         complete = not failure and ((exhausted and not dropped)
-                                    or (out_of_time and not interrupted))
+                                    or (out_of_time and not interrupted
+                                        and self._something_stored(bar)))
         status_saved = self._set_status(run.id, "done" if complete else "stopped")
         if failure:
             kept = "" if status_saved else " (the run could not even be marked stopped)"
@@ -406,6 +422,27 @@ class Session:
                             " with `beggar-search search resume --db"
                             f" {shlex.quote(str(self.store.path))} --run {run.id}`")
         return summarise(self.store, run.id)
+
+    def _something_stored(self, bar) -> bool:
+        """Whether the run stored a chunk: one out of time before its first is stopped, not
+        done (a done run is never resumed), saying how to go on."""
+        if self.store.run(self.run.id).chunks:
+            return True
+        self._message(bar, "no chunk finished within --hours (a chunk is at least one whole"
+                           " state or deal): the run is stopped, not done; continue with more"
+                           " time: `beggar-search search resume --db"
+                           f" {shlex.quote(str(self.store.path))} --run {self.run.id}`",
+                      always=True)
+        return False
+
+    @staticmethod
+    def _finished(pool, in_flight: dict) -> tuple[set, str | None]:
+        """The chunks finished within half a second; or none, and why none can finish (the
+        pool lost its machines: a Dask scheduler that died)."""
+        try:
+            return pool.wait(set(in_flight), timeout=0.5)[0], None
+        except PoolLost as error:
+            return set(), str(error)
 
     @staticmethod
     def _restore(handlers: dict) -> None:

@@ -215,7 +215,8 @@ def family_data(store: Store, run_id: int | None = None) -> dict:
     rows = store.cycles(run.id)
     if not rows or all(row.get("generation") is None for row in rows):
         if run.strategy != "factory":
-            raise PlotError(f"run {run.id} is a {run.strategy} run, not a factory run: plot"
+            article = "an" if run.strategy[:1] in "aeiou" else "a"
+            raise PlotError(f"run {run.id} is {article} {run.strategy} run, not a factory run: plot"
                             " family draws the cycles a `search factory` run catalogues")
         raise PlotError(f"run {run.id} is a factory run that catalogued no cycles (it is"
                         f" {run.status}, {run.chunks} chunks stored): nothing to draw; see"

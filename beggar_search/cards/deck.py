@@ -28,7 +28,10 @@ MAX_PLAYERS = 8
 N_VALUES = 5
 LETTERS = "-JQKA"
 KIND_NAMES = ("plain", "J", "Q", "K", "A")
-_CHAR_VALUE = {**{c: v for v, c in enumerate(LETTERS)}, **{str(v): v for v in range(N_VALUES)}}
+# letter case does not matter (as in ratscrew's ranked deals): 'k' is a king
+_CHAR_VALUE = {**{c: v for v, c in enumerate(LETTERS)},
+               **{c.lower(): v for v, c in enumerate(LETTERS)},
+               **{str(v): v for v in range(N_VALUES)}}
 _KIND_VALUE = {
     **{name.lower(): v for v, name in enumerate(KIND_NAMES)},
     **{str(v): v for v in range(N_VALUES)},

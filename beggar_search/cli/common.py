@@ -2,6 +2,7 @@
 
 import json
 import math
+import os
 import re
 
 import click
@@ -125,6 +126,11 @@ UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 def printable(text: str) -> str:
     """``text`` with every control character a terminal would act on written as ``\\xNN``."""
     return UNPRINTABLE.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+
+
+def shown_name(path) -> str:
+    """A file name as text for people: bytes that are not UTF-8 written as ``\\xNN``."""
+    return os.fsencode(str(path)).decode("utf-8", "backslashreplace")
 
 
 def say(text: str, err: bool = False) -> None:

@@ -199,6 +199,9 @@ def factory(starts, ignore_known, move_names, blocks, kick, seeding, deck_spec, 
     first:P renaming the players is another game, so cycles have no mirrors.  --seeding
     grow is not available there.
     """
+    if options.max_tricks is not None:
+        raise UserError("--max-tricks has no effect on search factory: its games are played"
+                        " until they loop or end, never cut short")
     deck = game.deck(deck_spec)
     states = _cycle_game(game, players)
     for text in starts:  # checked before the results file is opened (or made)

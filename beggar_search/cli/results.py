@@ -25,6 +25,7 @@ from .common import (
     plural,
     print_summary,
     say,
+    shown_name,
 )
 from .options import db_option
 from .vocabulary import cycle_record, game_record, run_record, summary_record
@@ -46,7 +47,8 @@ def runs(db_path, as_json):
     with open_store(db_path, create=False) as store:
         found = list(store.runs())
         if not found:
-            say(f"beggar-search: {store.path} holds no runs yet", err=True)
+            if store.db.execute("SELECT 1 FROM runs LIMIT 1").fetchone() is None:
+                say(f"beggar-search: {store.path} holds no runs yet", err=True)
             return
         games = [("" if game_of(run.params) == "bmn" else "ers ") + run.params["deck"]
                  for run in found]
@@ -224,5 +226,5 @@ def export(what, db_path, run_id, out, spreadsheet, fair_only, as_json):
                     written += 1
     if out:
         kind = "JSON lines" if as_json else "CSV rows"
-        click.echo(f"wrote {written:,} {kind if written != 1 else kind[:-1]} to {out}",
-                   err=True)
+        say(f"wrote {written:,} {kind if written != 1 else kind[:-1]} to {shown_name(out)}",
+            err=True)

@@ -112,7 +112,9 @@ def enumerate_search(deck_spec, players, start, count, game, device, options):
         raise UserError(f"--start {start} --count {count} runs past the last deal ({total - 1})")
     params = run_params(deck_spec, players, options, game, start=start, deals=count,
                         **on_device)
-    params["seed"] = options.seed  # an enumeration draws nothing at random
+    params["seed"] = options.seed  # an enumeration draws nothing at random...
+    if options.seed is None and game.ers and not game.slaps(players).deterministic:
+        params["seed"] = 0  # ...but odds slaps: drawn from seed 0, as with no seed
     launch("enumerate", params, options)
 
 

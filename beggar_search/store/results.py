@@ -182,6 +182,8 @@ def lock_wait_setting() -> tuple[float, str | None]:
                                " a lock")
 
 
+# seconds between two checkpoints while chunks are stored (see ``Store.checkpoint``)
+CHECKPOINT_EVERY = 1.0
 BUSY_SLICE = 1.0  # seconds SQLite itself waits for a lock before we look again
 WAIT_NOTICE = 60.0  # seconds between two "still waiting for the lock" messages
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -301,6 +303,9 @@ class Store:
         ``on_warning(text)`` hears what is skipped: a run that cannot be read, an
         unusable ``BEGGAR_SEARCH_LOCK_WAIT``.
         """
+        if str(path).endswith(("/", os.sep)) and not Path(path).is_dir():
+            raise StoreError(f"{path} ends in a slash, so it names a folder, not a results"
+                             " file: drop the slash")
         self.path = Path(path)
         self.on_wait = on_wait or (lambda text: None)
         self.on_warning = on_warning or (lambda text: None)
@@ -311,6 +316,7 @@ class Store:
         self.patience = patience
         self.stop_waiting = lambda: False  # a search may give up waiting when it is stopped
         writing = create if writing is None else writing
+        self._refuse_orphaned_log()
         if not self.path.exists() and not create:
             raise StoreError(f"no results file at {self.path}: start one with"
                              " `beggar-search search random`, or name one with --db")
@@ -327,6 +333,7 @@ class Store:
         if writing:
             self._check_writable()
         self.name_lock = None
+        self.checkpointed = -math.inf
         self._connect()
         try:
             self._patiently(lambda: self._check_or_create(create, writing))
@@ -337,6 +344,37 @@ class Store:
         except BaseException:
             self.close()
             raise
+
+    def _refuse_orphaned_log(self) -> None:
+        """Refuse a missing or empty file beside a ``-wal`` that holds something: the log of
+        a file killed mid-search and then moved or deleted without it.  SQLite would delete
+        that log on opening a new file there, and with it whatever it held."""
+        log = self.path.with_name(self.path.name + "-wal")
+        try:
+            if log.stat().st_size == 0 or (self.path.exists() and self.path.stat().st_size):
+                return
+        except OSError:  # no log (or no folder): nothing to lose
+            return
+        shm = log.with_name(self.path.name + "-shm")
+        raise StoreError(f"{log} lies beside no results file: it is the log of a results file"
+                         " that a search was writing when it was killed, moved or deleted"
+                         " without it, and may hold its latest chunks. Put that file back"
+                         f" beside it as {self.path} (SQLite then folds the log in), or move"
+                         f" {log} and {shm} away to start a new file here")
+
+    def checkpoint(self, force: bool = False) -> None:
+        """Copy what the write-ahead log holds into the file itself (a PASSIVE checkpoint:
+        it waits for no reader), at most every ``CHECKPOINT_EVERY`` seconds unless ``force``.
+
+        Then the file alone, moved or copied after a kill -9 without its ``-wal``, is at most
+        that far behind (``resume`` plays the rest).  Best effort: a busy file is left as it is.
+        """
+        now = time.monotonic()
+        if not force and now - self.checkpointed < CHECKPOINT_EVERY:
+            return
+        self.checkpointed = now
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def _connect(self) -> None:
         """Open the connection, once no other name of the file is in use (``NameLock``)."""
@@ -566,6 +604,7 @@ class Store:
             " VALUES (?, ?, ?, 'running', ?, ?, ?)",
             (strategy, json.dumps(params), version, now, now,
              json.dumps([0] * int(params["players"])))))
+        self.checkpoint(force=True)
         return self.run(cursor.lastrowid)
 
     def run(self, run_id: int | None = None) -> Run:
@@ -602,6 +641,7 @@ class Store:
         """Set a run's status (``running``, ``done``, ``stopped``) and its update time."""
         self._patiently(lambda: self.db.execute(
             "UPDATE runs SET status = ?, updated = ? WHERE id = ?", (status, time.time(), run_id)))
+        self.checkpoint(force=True)
 
     def done_chunks(self, run_id: int) -> set[int]:
         """The numbers of a run's chunks already stored."""
@@ -667,6 +707,7 @@ class Store:
             record = None
             if best_after is not None and (best_before is None or best_after > best_before):
                 record = self.games(run.id, "longest", limit=1)[0]
+        self.checkpoint()
         return ChunkNews(record, new_cycles)
 
     def _best_cards(self, run_id: int) -> int | None:
@@ -832,8 +873,10 @@ class Store:
             raise StoreError(f"no cycle {cycle} in {self.path}")
         run = self.run(row["run_id"])
         if run.params.get("game", "bmn") != "bmn":
-            raise StoreError(f"cycle {cycle} is a cycle of Egyptian ratscrew (run {run.id}): "
-                             "only Beggar-my-neighbour cycles can be searched backwards")
+            raise StoreError(f"cycle {cycle} is a cycle of Egyptian ratscrew (run {run.id}):"
+                             " reach takes cycle ids of Beggar-my-neighbour only; give a deal"
+                             " on it with --game ers and the run's --deck and --slap-policy"
+                             f" (`export --run {run.id} --what cycles` lists one per cycle)")
         row = self._checked(run.id, readback.cycle_row, {"cycle": cycle, **dict(row)},
                             run.deck)
         return row["state"] or row["example"], run.deck
