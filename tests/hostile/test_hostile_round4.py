@@ -237,7 +237,7 @@ def test_a_numba_variable_numba_cannot_take_is_one_warning_line(variable, value)
     """D7: NUMBA_NUM_THREADS=0 crashed every command at import (a 25-line traceback); C9:
     NUMBA_OPT=abc had Numba print a warning holding a traceback."""
     status, out, err = with_env("--version", **{variable: value})
-    assert status == 0 and "version" in out, err
+    assert status == 0 and out.startswith("beggar-search "), err
     assert err.startswith(f"beggar-search: warning: ignored {variable}={value!r}"), err
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
 
@@ -446,7 +446,8 @@ def test_lowercase_deals_are_read_in_both_games(tmp_path, capsys):
     refused them: one rule for both now (letter case does not matter)."""
     upper = cli(capsys, "play", "--deck", "plain=5,J=2,Q=1,K=1", "--json", "--", "-K-J-/-JQ-")
     lower = cli(capsys, "play", "--deck", "plain=5,J=2,Q=1,K=1", "--json", "--", "-k-j-/-jq-")
-    assert upper[0] == 0 and lower == upper
+    # the same status and result (stderr may hold the compile notice of a first run)
+    assert upper[0] == 0 and lower[:2] == upper[:2]
 
 
 def test_a_ratscrew_cycle_id_in_reach_says_what_works(tmp_path, capsys):
