@@ -360,7 +360,7 @@ def family_count(args) -> None:
     numbers = families(deals)
     sizes = np.bincount(numbers) if numbers else np.zeros(0, int)
     result = {"file": args.file, "run": run.id, "strategy": run.strategy,
-              "deck": run.deck.spec, "games": len(games),
+              "deck": run.deck.spec, "deals": run.deals, "games": len(games),
               "longest": int(games[0]["cards"]) if games else None,
               "families": int(len(sizes)), "largest_family": int(sizes.max()) if len(sizes) else 0,
               "families_mirrors_joined": len(set(families(deals, mirrored=True)))}
