@@ -153,14 +153,16 @@ class ClimbStrategy(Strategy):
         backward search from one member reaches the whole family, and its mirror)."""
         if not self.distinct_families:
             return list(longest[: self.extend])
-        chosen, names = [], set()
-        for deal, family in zip(longest, families(longest, rows, self.deck.split(self.players),
-                                                  self.slap_rules), strict=True):
-            if len(chosen) == self.extend:
-                break
-            if family.family not in names:
-                chosen.append(deal)
-                names.update({family.family, family.mirror if self.mirrors else None})
+        chosen, names, split = [], set(), self.deck.split(self.players)
+        done, window = 0, self.extend  # families of the board read a window at a time
+        while len(chosen) < self.extend and done < len(longest):
+            part = slice(done, done + window)
+            for deal, family in zip(longest[part], families(longest[part], rows[part], split,
+                                                            self.slap_rules), strict=True):
+                if len(chosen) < self.extend and family.family not in names:
+                    chosen.append(deal)
+                    names.update({family.family, family.mirror if self.mirrors else None})
+            done, window = done + window, 2 * window
         return chosen
 
     def play(self, job: ChunkJob, recorder: Recorder) -> Recorder:
