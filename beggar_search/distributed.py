@@ -19,6 +19,7 @@ Importing this module needs no Dask; building a pool without it raises a
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import re
@@ -27,7 +28,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from .errors import UserError
+from .errors import PoolLost, UserError
 from .strategies import execute, warm_up
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,58 @@ DEFAULT_PORT = 8786
 # cluster's serve only the health check, on 127.0.0.1
 PRIVATE_HTTP = {f"distributed.{role}.http.routes": ["distributed.http.health"]
                 for role in ("scheduler", "worker")}
+
+
+class _Below(logging.Filter):
+    def __init__(self, level: int):
+        super().__init__()
+        self.level = level
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno < self.level
+
+
+@contextlib.contextmanager
+def quiet_log(name: str, level: int):
+    """Drop logger ``name``'s records of ``level`` and above while the block runs."""
+    log_of = logging.getLogger(name)
+    quiet = _Below(level)
+    log_of.addFilter(quiet)
+    try:
+        yield
+    finally:
+        log_of.removeFilter(quiet)
+
+
+def client_errors_quiet():
+    """Drop the Dask client's ERROR records (with a lost scheduler, two tracebacks) while the
+    block runs: the pool says what went wrong itself, in one line."""
+    return quiet_log("distributed.client", logging.ERROR)
+
+
+# open files a local cluster's parent needs (measured: 2 workers failed at 48, ran at 64)
+CLUSTER_FILES = 64
+CLUSTER_FILES_PER_WORKER = 16
+
+
+def enough_open_files(workers: int) -> None:
+    """Raise the open-file limit (its soft value, up to the hard one) to what a local cluster
+    of ``workers`` needs; a ``UserError`` naming the limit when it cannot be raised that far
+    (Dask's processes would otherwise fail in tracebacks and the search with a wrong reason)."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return
+    needed = CLUSTER_FILES + CLUSTER_FILES_PER_WORKER * workers
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    if hard == resource.RLIM_INFINITY or hard >= needed:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+        return
+    raise UserError(f"a local cluster of {workers} workers needs about {needed} open files, and"
+                    f" this process may open {hard} (ulimit -n {hard}): raise the limit (ulimit"
+                    " -n 1024), or use local workers (--workers)")
 
 
 def require_dask() -> None:
@@ -284,12 +337,14 @@ class DaskPool:
         security = None
         try:
             if local or scheduler is None:
+                local_workers = local_workers or default_workers()
+                enough_open_files(local_workers)
                 security = private_security()
                 quiet_resource_tracker()
                 # Ctrl-C and a hang-up reach the whole group: stopping is the client's to do
                 with terminal_signals_ignored(), dask.config.set(PRIVATE_HTTP):
                     self.cluster = LocalCluster(
-                        n_workers=local_workers or default_workers(), threads_per_worker=1,
+                        n_workers=local_workers, threads_per_worker=1,
                         processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
                         scheduler_kwargs={"dashboard": False}, security=security)
                 scheduler = self.cluster.scheduler_address
@@ -304,6 +359,8 @@ class DaskPool:
             self._close_cluster()
             raise
         self.address = scheduler
+        self.quiet = contextlib.ExitStack()
+        self.quiet.enter_context(client_errors_quiet())
         self.token = run_token(name, params)
         self.fixed = in_flight
         self._threads = 0
@@ -344,8 +401,7 @@ class DaskPool:
                 pass
             done = {future for future in futures if future.done()}
         if any(future.cancelled() for future in done):
-            raise UserError(f"lost the Dask scheduler at {self.address}; the chunks stored so"
-                            " far are kept: continue with `beggar-search search resume`")
+            raise PoolLost(f"lost the Dask scheduler at {self.address}")
         return done, set(futures) - done
 
     def close(self) -> None:
@@ -354,8 +410,11 @@ class DaskPool:
             self.client.close()
         finally:
             self._close_cluster()
+            self.quiet.close()
 
     def _close_cluster(self) -> None:
         if self.cluster is not None:
-            self.cluster.close()
+            # a worker slow to stop on a loaded machine is killed: that is how it ends, not news
+            with quiet_log("distributed.nanny", logging.WARNING):
+                self.cluster.close()
             self.cluster = None

@@ -46,20 +46,26 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
-from . import __version__
-from .errors import UserError
-from .family import figures
-from .games import game_of, slap_fields
-from .jit import ctrl_c_deferred
+from . import __version__, compiling
+from .cards.params import game_of, slap_fields
+from .compiling import plural
+from .errors import PoolLost, UserError
 from .store import Run, Store, StoreError
+from .store.family import figures
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
+from .strategies.units import unit_of
+from .version import commit
 
 FAMILY_EVERY = 10.0  # seconds between two readings of a factory's family for the progress line
 DEATH_UNNOTICED = 2.0  # seconds a dead worker may go unnoticed by the executor (see wait)
+CYCLE_LINES = 20  # "new cycle" lines a sitting prints; past them one line says so
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the kernel sends us when our parent dies
 # the signals that stop a run gracefully: workers ignore them, the parent decides
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# tqdm's monitor is a thread per bar for bars updated rarely: ours are (per chunk), and a
+# thread that cannot start (a memory limit) made it warn
+tqdm.monitor_interval = 0
 # what a terminal sends a whole process group (Ctrl-C, the hang-up of a dropped session)
 TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGHUP)
 
@@ -90,17 +96,29 @@ def quiet_resource_tracker() -> None:
 
 @contextlib.contextmanager
 def terminal_signals_ignored():
-    """Ignore Ctrl-C and SIGHUP while processes are started (in the main thread): they
-    inherit the ignoring, so a signal to the whole group leaves them to the parent."""
+    """Keep Ctrl-C and SIGHUP from the processes started in the block, and hold the parent's.
+
+    The main thread blocks them for the block: processes (and threads) started in it inherit
+    the blocked mask, which survives exec, so a signal to the whole group leaves them to the
+    parent.  The parent's own signal waits: it is recorded (or pending) and acted on by the
+    handler in place before once the block ends, never dropped (an ignored one was: a Ctrl-C
+    while a local cluster started was lost and the search ran on).
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    saved = {sig: signal.signal(sig, signal.SIG_IGN) for sig in TERMINAL_SIGNALS}
+    heard = []
+    saved = {sig: signal.signal(sig, lambda signum, frame: heard.append(signum))
+             for sig in TERMINAL_SIGNALS}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, TERMINAL_SIGNALS)
     try:
         yield
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one pending is heard here
         for sig, handler in saved.items():
             signal.signal(sig, handler)
+        for signum in dict.fromkeys(heard):
+            signal.raise_signal(signum)  # to the handler in place before
 
 
 class TerminalGone:
@@ -175,8 +193,9 @@ class LocalPool:
     """Worker processes on this machine (spawn), warmed up before their first chunk."""
 
     def __init__(self, workers: int, name: str, params: dict):
-        with ctrl_c_deferred():  # compile and cache once here, so workers only load the cache
-            warm_up(name, params)
+        # compile and cache once here (in a thread: Ctrl-C is answered at once), so that
+        # workers only load the cache
+        compiling.warm(warm_up, name, params)
         self.workers = workers
         self.death_seen = None  # when wait first found a worker dead
         quiet_resource_tracker()
@@ -240,8 +259,7 @@ class InlinePool:
     def __init__(self, workers: int, name: str, params: dict):
         self.workers = 1
         self.queue = []
-        with ctrl_c_deferred():
-            warm_up(name, params)
+        compiling.warm(warm_up, name, params)
 
     def submit(self, job) -> Future:
         """Queue ``job``; it runs when waited for."""
@@ -285,6 +303,7 @@ class Session:
     pool_factory: type | None = None  # (workers, strategy name, params) -> pool
     pool: object | None = None  # a pool already made (``start`` makes it before the run)
     family_read: float = -math.inf  # when the progress line last read a factory's family
+    cycles_said: int = 0  # new cycles met in this sitting (the first CYCLE_LINES are printed)
 
     def execute(self) -> dict:
         """Play and store the run's chunks until it is done, out of time or stopped; its summary
@@ -296,12 +315,13 @@ class Session:
         jobs = strategy.plan(done)
         hours = run.params.get("hours")
         show = not self.quiet and sys.stderr.isatty()
-        # the bar counts the deals chunks are planned with (a climb also plays extra games)
+        # the bar counts the deals chunks are planned with (a climb also plays extra games),
+        # in the unit of the run's deals (tries, games)
         bar = tqdm(total=strategy.total, initial=sum(map(strategy.chunk_deals, done)),
-                   unit=" deals", unit_scale=True, dynamic_ncols=True, disable=not show,
-                   file=TerminalGone(sys.stderr), smoothing=0.1)
+                   unit=" " + unit_of(run.strategy), unit_scale=True, dynamic_ncols=True,
+                   disable=not show, file=TerminalGone(sys.stderr), smoothing=0.1)
         self._describe(bar)
-        interrupted = dropped = exhausted = False
+        interrupted = dropped = exhausted = out_of_plan = False
         failure = None
         in_flight: dict = {}
         stops = []  # Ctrl-C, SIGTERM and SIGHUP only ask: the loop below decides
@@ -320,6 +340,7 @@ class Session:
         self.started = time.monotonic()
         deadline = None if hours is None else self.started + hours * 3600 - run.elapsed
         stopping_since = None  # when the run stopped planning: a stop, or the deadline
+        chunk_time = 0.0  # the longest a chunk has taken in this sitting (seconds)
         try:
             while True:
                 try:  # a file moved or deleted under us: caught at once, not a chunk later
@@ -336,32 +357,32 @@ class Session:
                 if stopping_since is None and (interrupted or (
                         deadline is not None and now >= deadline)):
                     stopping_since = now
+                # at the deadline the chunks in flight get the time a chunk has taken (a
+                # climb's chunk takes tens of seconds), after a stop signal STOP_GRACE
+                grace = STOP_GRACE if interrupted else max(STOP_GRACE, 1.5 * chunk_time)
                 if in_flight and (len(stops) >= 2 or (
-                        stopping_since is not None and now - stopping_since > STOP_GRACE)):
+                        stopping_since is not None and now - stopping_since > grace)):
                     dropped = True
                     why = ("" if len(stops) >= 2 else
-                           f" (not finished {STOP_GRACE:.0f} s after the stop;"
+                           f" (not finished {grace:.0f} s after the stop;"
                            " a smaller --chunk-size stores more often)")
                     self._message(bar, f"dropped the chunks in flight ({len(in_flight)}){why}",
                                   always=True)
                     break
-                while stopping_since is None and len(in_flight) < 2 * pool.workers:
-                    job = next(jobs, None)
-                    if job is PENDING and not in_flight:  # waited on chunks now stored
-                        job = next(jobs, None)
-                    if job is PENDING:
-                        break
-                    if job is None:
-                        exhausted = True
-                        break
-                    in_flight[pool.submit(job)] = job
+                held = False  # a chunk not started: it could not finish by the deadline
+                if stopping_since is None:
+                    ended, held = submit(pool, jobs, in_flight, None if deadline is None else
+                                         (deadline - now) / max(chunk_time, 1e-9))
+                    exhausted = exhausted or ended
                 if not in_flight:
+                    out_of_plan = held  # the rest could not finish by the deadline: done
                     break
-                finished, _ = pool.wait(set(in_flight), timeout=0.5)
+                finished, failure = self._finished(pool, in_flight)  # failure: ends below
                 for future in finished:
                     job = in_flight.pop(future)
                     try:
                         summary = future.result()
+                        chunk_time = max(chunk_time, float(getattr(summary, "seconds", 0)))
                     except BrokenProcessPool:
                         if stops:  # the workers were hit by the stop signal too
                             dropped = True
@@ -389,9 +410,10 @@ class Session:
             self._restore(handlers)
             pool.close()
             bar.close()
-        out_of_time = deadline is not None and time.monotonic() >= deadline
+        out_of_time = deadline is not None and (time.monotonic() >= deadline or out_of_plan)
         complete = not failure and ((exhausted and not dropped)
-                                    or (out_of_time and not interrupted))
+                                    or (out_of_time and not interrupted
+                                        and self._something_stored(bar)))
         status_saved = self._set_status(run.id, "done" if complete else "stopped")
         if failure:
             kept = "" if status_saved else " (the run could not even be marked stopped)"
@@ -400,6 +422,27 @@ class Session:
                             " with `beggar-search search resume --db"
                             f" {shlex.quote(str(self.store.path))} --run {run.id}`")
         return summarise(self.store, run.id)
+
+    def _something_stored(self, bar) -> bool:
+        """Whether the run stored a chunk: one out of time before its first is stopped, not
+        done (a done run is never resumed), saying how to go on."""
+        if self.store.run(self.run.id).chunks:
+            return True
+        self._message(bar, "no chunk finished within --hours (a chunk is at least one whole"
+                           " state or deal): the run is stopped, not done; continue with more"
+                           " time: `beggar-search search resume --db"
+                           f" {shlex.quote(str(self.store.path))} --run {self.run.id}`",
+                      always=True)
+        return False
+
+    @staticmethod
+    def _finished(pool, in_flight: dict) -> tuple[set, str | None]:
+        """The chunks finished within half a second; or none, and why none can finish (the
+        pool lost its machines: a Dask scheduler that died)."""
+        try:
+            return pool.wait(set(in_flight), timeout=0.5)[0], None
+        except PoolLost as error:
+            return set(), str(error)
 
     @staticmethod
     def _restore(handlers: dict) -> None:
@@ -423,8 +466,13 @@ class Session:
             self._message(bar, f"new longest game: {news.record['cards']} cards, "
                                f"{news.record['tricks']} tricks  {news.record['deal']}")
         for cycle in news.new_cycles:
-            self._message(bar, f"new cycle {cycle.cycle}: period {cycle.period_tricks} "
-                               f"tricks / {cycle.period_cards} cards  {cycle.example}")
+            self.cycles_said += 1
+            if self.cycles_said <= CYCLE_LINES:
+                self._message(bar, f"new cycle {cycle.cycle}: period {cycle.period_tricks} "
+                                   f"tricks / {cycle.period_cards} cards  {cycle.example}")
+            elif self.cycles_said == CYCLE_LINES + 1:
+                self._message(bar, f"more new cycles: not printed past the first {CYCLE_LINES}"
+                                   " (`show` and `export --what cycles` list them all)")
         self._describe(bar)
 
     def _describe(self, bar) -> None:
@@ -437,14 +485,14 @@ class Session:
                 return
             self.family_read = time.monotonic()
             family = family_figures(self.store, run.id)
-            rate = run.deals / run.elapsed if run.elapsed > 0 else 0
-            bar.set_postfix_str(f"{family['cycles']} cycles, {family['fair_cycles']} fair,"
-                                f" {family['fair_deals']} fair deals, {family['islands']}"
-                                f" islands, {rate:,.0f} tries/s", refresh=False)
+            bar.set_postfix_str(f"{plural(family['cycles'], 'cycle')},"
+                                f" {family['fair_cycles']:,} fair,"
+                                f" {plural(family['fair_deals'], 'fair deal')},"
+                                f" {plural(family['islands'], 'island')}", refresh=False)
             return
         best = self.store.games(run.id, "longest", limit=1)
         bar.set_postfix_str(f"best {best[0]['cards'] if best else '-'} cards, "
-                            f"{run.loops} loops", refresh=False)
+                            f"{plural(run.loops, 'loop')}", refresh=False)
 
     def _message(self, bar, text: str, always: bool = False) -> None:
         if self.quiet and not always:
@@ -453,6 +501,24 @@ class Session:
             print(text, file=TerminalGone(sys.stderr), flush=True)
         else:
             tqdm.write(text, file=TerminalGone(sys.stderr))
+
+
+def submit(pool, jobs, in_flight: dict, chunks_left: float | None) -> tuple[bool, bool]:
+    """Submit ``jobs`` to ``pool`` until twice its workers are busy (``in_flight``, each
+    future's job); (the plan is exhausted, a chunk was held back because it could not finish
+    in the ``chunks_left`` chunk-times before the deadline)."""
+    while len(in_flight) < 2 * pool.workers:
+        if chunks_left is not None and 1 + len(in_flight) // pool.workers > chunks_left:
+            return False, True
+        job = next(jobs, None)
+        if job is PENDING and not in_flight:  # waited on chunks now stored
+            job = next(jobs, None)
+        if job is PENDING:
+            return False, False
+        if job is None:
+            return True, False
+        in_flight[pool.submit(job)] = job
+    return False, False
 
 
 def summarise(store: Store, run_id: int) -> dict:
@@ -500,7 +566,7 @@ def start(store: Store, strategy: str, params: dict, workers: int, quiet: bool =
     params = STRATEGIES[strategy].prepare(params)
     pool = make_pool(pool_factory, workers, strategy, params)
     try:
-        run = store.create_run(strategy, params, __version__)
+        run = store.create_run(strategy, {**params, "commit": commit()}, __version__)
     except BaseException:
         pool.close()
         raise

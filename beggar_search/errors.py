@@ -3,3 +3,8 @@
 
 class UserError(Exception):
     """Bad input from the user (an option, a file, a missing extra)."""
+
+
+class PoolLost(Exception):
+    """The machines playing a run's chunks are gone (a Dask scheduler that died): the run
+    stops, and the driver says how to resume it."""

@@ -71,15 +71,20 @@ def _choose_cache() -> bool:
     return _cache_found()
 
 
+# the folders whose modules hold kernels or the constants kernels take (Numba freezes a
+# global into the kernels using it): a kernel folder added to the package is named here
+KERNEL_FOLDERS = ("cards", "engine", "backward", "cycles", "games")
+
+
 def _sources_digest() -> str:
-    """A digest of every source a kernel may be compiled from: the engine's modules and the
-    modules they take constants from (Numba freezes a global into the kernels using it)."""
+    """A digest of every source a kernel may be compiled from: the modules of the kernel
+    folders and jit.py, each by its path in the package and its bytes."""
     package = Path(__file__).parent
-    files = sorted((package / "engine").glob("*.py")) + [
-        package / name for name in ("jit.py", "deck.py", "ranked.py", "slaps.py", "games.py")]
+    files = [package / "jit.py"] + [
+        path for folder in KERNEL_FOLDERS for path in sorted((package / folder).glob("*.py"))]
     digest = hashlib.sha256()
     for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 

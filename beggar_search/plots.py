@@ -13,7 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .deck import Deal, Deck
+from .cards.deck import Deal, Deck
+from .cards.params import describe, game_of, slap_fields
+from .compiling import plural
 from .engine.game import as_deal, trace
 from .outfile import atomic_output
 from .store import Store
@@ -53,6 +55,20 @@ def _auto_bin_width(span: int, bins: int = 150) -> int:
     return width
 
 
+def game_fields(params: dict) -> dict:
+    """What a figure says of a run's game: ``game``, its slap fields and ``game_label``
+    (the game in words, in the figure's title)."""
+    return {"game": game_of(params), **slap_fields(params), "game_label": describe(params)}
+
+
+def lengths_pair(store: Store, run_id: int | None, versus_id: int) -> tuple[dict, dict]:
+    """Two runs' ``lengths_data`` binned alike (the wider of their own bin widths), so that
+    their shares per bin compare."""
+    data, versus = lengths_data(store, run_id), lengths_data(store, versus_id)
+    width = max(data["bin_width"], versus["bin_width"])
+    return lengths_data(store, run_id, width), lengths_data(store, versus_id, width)
+
+
 def lengths_data(store: Store, run_id: int | None = None, bin_width: int | None = None) -> dict:
     """A run's game lengths: the histogram in cards, binned for drawing, and its record.
 
@@ -78,8 +94,9 @@ def lengths_data(store: Store, run_id: int | None = None, bin_width: int | None 
     games = int(counts.sum())
     return {
         "run": run.id, "strategy": run.strategy, "deck": run.params["deck"],
-        "players": run.players, "deals": run.deals, "loops": run.loops, "caps": run.caps,
-        "games": games, "cards": cards, "counts": counts, "bin_width": bin_width,
+        "players": run.players, **game_fields(run.params),
+        "deals": run.deals, "loops": run.loops, "caps": run.caps, "games": games,
+        "cards": cards, "counts": counts, "bin_width": bin_width,
         "edges": edges, "binned": binned,
         "fraction": binned / games if games else binned.astype(float),
         "mean": float((cards * counts).sum() / games) if games else None,
@@ -127,8 +144,8 @@ def cycles_data(store: Store, run_id: int | None = None) -> dict:
                         f"{run.deals:,} deals, so there is nothing to plot")
     return {
         "run": run.id, "strategy": run.strategy, "deck": run.params["deck"],
-        "players": run.players, "deals": run.deals, "loops": run.loops,
-        "cycles": cycles,
+        "players": run.players, **game_fields(run.params), "deals": run.deals,
+        "loops": run.loops, "cycles": cycles,
         "period_tricks": np.array([c["period_tricks"] for c in cycles], dtype=np.int64),
         "period_cards": np.array([c["period_cards"] for c in cycles], dtype=np.int64),
         "reach": np.array([c["deals"] for c in cycles], dtype=np.int64),
@@ -192,13 +209,14 @@ def family_data(store: Store, run_id: int | None = None) -> dict:
     found when it holds more than ``SPRING_MOST``; islands in a grid, biggest first.  A
     kick's edge joins two islands (kicks cross between them).
     """
-    from .family import islands
+    from .store.family import islands
 
     run = store.run(run_id)
     rows = store.cycles(run.id)
     if not rows or all(row.get("generation") is None for row in rows):
         if run.strategy != "factory":
-            raise PlotError(f"run {run.id} is a {run.strategy} run, not a factory run: plot"
+            article = "an" if run.strategy[:1] in "aeiou" else "a"
+            raise PlotError(f"run {run.id} is {article} {run.strategy} run, not a factory run: plot"
                             " family draws the cycles a `search factory` run catalogues")
         raise PlotError(f"run {run.id} is a factory run that catalogued no cycles (it is"
                         f" {run.status}, {run.chunks} chunks stored): nothing to draw; see"
@@ -240,7 +258,7 @@ def family_data(store: Store, run_id: int | None = None) -> dict:
              for a, b in sorted(pairs)]
     edges += [{"from": a, "to": b, "kind": "kick"} for a, b in sorted(kicks)]
     return {"run": run.id, "strategy": run.strategy, "deck": run.params["deck"],
-            "players": run.players, "nodes": nodes, "edges": edges,
+            "players": run.players, **game_fields(run.params), "nodes": nodes, "edges": edges,
             "islands": len(members), "fair_cycles": sum(1 for n in nodes if n["fair_deals"])}
 
 
@@ -288,7 +306,8 @@ def _style(axes) -> None:
 
 
 def _run_label(data: dict) -> str:
-    return f"run {data['run']}: {data['deck']} deck, {data['players']} players"
+    return (f"run {data['run']}: {data['game_label']}, {data['deck']} deck,"
+            f" {data['players']} players")
 
 
 def draw_lengths(data: dict, out: str | Path, versus: dict | None = None) -> Path:
@@ -325,7 +344,9 @@ def draw_lengths(data: dict, out: str | Path, versus: dict | None = None) -> Pat
     axes.set_ylim(bottom=lowest / 2)
     axes.set_xlim(left=0)
     axes.set_xlabel("game length (cards laid)")
-    width = ", ".join(sorted({f"{r['bin_width']}" for r in runs}))
+    width = runs[0]["bin_width"]
+    if any(r["bin_width"] != width for r in runs):  # ``lengths_pair`` bins them alike
+        raise PlotError("runs binned at different widths do not compare: use lengths_pair")
     if share:
         axes.set_ylabel(f"share of finished games per {width}-card bin")
     else:
@@ -337,7 +358,7 @@ def draw_lengths(data: dict, out: str | Path, versus: dict | None = None) -> Pat
     else:
         title = (f"Game lengths of {data['deals']:,} deals "
                  f"({data['strategy']} run {data['run']}, {data['deck']} deck, "
-                 f"{data['players']} players)")
+                 f"{data['players']} players)\n{data['game_label']}")
     axes.set_title(title)
     notes = [f"run {r['run']}: {r['loops']:,} loops, {r['caps']:,} capped games not shown"
              for r in runs if r["loops"] or r["caps"]]
@@ -421,20 +442,23 @@ def draw_cycles(data: dict, out: str | Path) -> Path:
         if n > 1:
             axes.annotate(f"\u00d7{n}", (x, y), xytext=(9, 0), textcoords="offset points",
                           va="center", fontsize=8, color="#333333")
+    from matplotlib.ticker import MaxNLocator
+
     if reach.max() >= 10 * reach.min():
         axes.set_yscale("log")
+    else:  # whole deals: no 15.25 ticks
+        axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     if period.max() >= 10 * period.min():
         axes.set_xscale("log")
     else:
-        from matplotlib.ticker import MaxNLocator
-
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.margins(x=0.08, y=0.08)
     axes.set_xlabel("period (tricks per turn of the cycle)")
     axes.set_ylabel("deals reaching the cycle")
     _style(axes)
-    axes.set_title(f"{len(data['reach']):,} cycles reached by {data['loops']:,} looping deals "
-                   f"of {data['deals']:,}\n({data['strategy']} run {data['run']}, "
+    axes.set_title(f"{plural(len(data['reach']), 'cycle')} reached by"
+                   f" {plural(data['loops'], 'looping deal')} of {data['deals']:,}\n"
+                   f"({data['strategy']} run {data['run']}, {data['game_label']}, "
                    f"{data['deck']} deck, {data['players']} players; "
                    f"\u00d7N: N cycles with the same period and reach)", fontsize=11)
     return _save(figure, out)
@@ -472,15 +496,19 @@ def draw_family(data: dict, out: str | Path) -> Path:
                 s=size[chosen], c=period[chosen], cmap="viridis", vmin=norm[0], vmax=norm[1],
                 edgecolors="#222222" if alpha == 1.0 else "none", linewidths=0.5,
                 alpha=alpha, zorder=3 if alpha == 1.0 else 2)
-    figure.colorbar(points, ax=axes, label="period (tricks)")
+    from matplotlib.ticker import MaxNLocator
+
+    figure.colorbar(points, ax=axes, label="period (tricks)",
+                    ticks=MaxNLocator(integer=True))  # whole tricks
     axes.set_xticks([])
     axes.set_yticks([])
     axes.set_aspect("equal")
     for side in ("top", "right", "bottom", "left"):
         axes.spines[side].set_visible(False)
-    axes.set_title(f"{len(nodes):,} cycles in {data['islands']} islands, {data['fair_cycles']} "
-                   f"reached by fair deals (area: fair deals)\n({data['strategy']} run "
-                   f"{data['run']}, {data['deck']} deck) lines: moves between cycles, dotted:"
+    axes.set_title(f"{plural(len(nodes), 'cycle')} in {plural(data['islands'], 'island')},"
+                   f" {data['fair_cycles']:,} reached by fair deals (area: fair deals)\n"
+                   f"({data['strategy']} run {data['run']}, {data['game_label']},"
+                   f" {data['deck']} deck) lines: moves between cycles, dotted:"
                    f" mirror images,\ndashed red: kicks; faded: no fair deal", fontsize=11)
     return _save(figure, out)
 
@@ -507,7 +535,8 @@ def long_families_data(store: Store, run_id: int | None = None,
                  "best": f["cards"], "deal": f["deal"], "mirror": f["mirror_family"]}
                 for f in best[:shown]]
     return {"run": run.id, "strategy": run.strategy, "deck": run.params["deck"],
-            "players": run.players, "games": len(games), "families": families,
+            "players": run.players, **game_fields(run.params), "games": len(games),
+            "families": families,
             "all_families": len(best)}
 
 

@@ -19,14 +19,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .deck import Deck, unrank_sequence
+from . import compiling
+from .cards.deck import Deck, unrank_sequence
 from .jit import ctrl_c_deferred
 
 SEED = 20240601
 WARM_DEALS = 2000
 PIECE = 1 << 18  # deals per kernel call: 0.1 s on the fast path, 1-3 s on the others
+GPU_PIECE = 1 << 22  # on the GPU engine (its block: gpu/engine.py): a fraction of a second
 SOURCES = ("random", "enumerate")
-ENGINES = ("fast", "general", "baseline")
+ENGINES = ("fast", "general", "baseline", "gpu")  # gpu: the fast path on the GPU engine
+WALL_CLOCK = ("gpu",)  # engines timed by the wall clock: their work is not this process's CPU
 
 
 @dataclass(frozen=True)
@@ -111,9 +114,11 @@ def _play_pieces(workload: Workload, engine: str, chunk: int, n_deals: int, seed
             raise ValueError("the baseline plays random standard deals between 2 players")
         return sum(int(baseline.random_games(stream, piece)[0])
                    for _, piece in pieces(n_deals, asked))
-    fast = Engine(deck, players) if engine == "fast" else None
+    fast = Engine(deck, players, device=engine) if engine == "gpu" else (
+        Engine(deck, players) if engine == "fast" else None)
+    size = GPU_PIECE if engine == "gpu" else PIECE
     if workload.source == "random":
-        for _, piece in pieces(n_deals, asked):
+        for _, piece in pieces(n_deals, asked, size):
             if fast is not None:
                 recorder = fast.random_chunk(stream, piece, recorder)
             else:
@@ -121,7 +126,7 @@ def _play_pieces(workload: Workload, engine: str, chunk: int, n_deals: int, seed
                                               recorder)
     else:
         start = enumeration_start(deck, players, seed, chunk, n_deals)
-        for offset, piece in pieces(workload.deals(n_deals), asked):
+        for offset, piece in pieces(workload.deals(n_deals), asked, size):
             first = unrank_sequence(start + offset, deck)
             if fast is not None:
                 recorder = fast.enumerate_chunk(first, piece, recorder)
@@ -130,22 +135,26 @@ def _play_pieces(workload: Workload, engine: str, chunk: int, n_deals: int, seed
     return int(recorder[0][batch.C_CARDS])
 
 
-def pieces(n_deals: int, asked: list):
-    """``(offset, deals)`` of each kernel call for ``n_deals`` deals; KeyboardInterrupt
-    before the next one once ``asked`` (see ``jit.ctrl_c_deferred``)."""
-    for offset in range(0, n_deals, PIECE):
+def pieces(n_deals: int, asked: list, piece: int = PIECE):
+    """``(offset, deals)`` of each kernel call (``piece`` deals at most) for ``n_deals``
+    deals; KeyboardInterrupt before the next one once ``asked`` (see ``jit.ctrl_c_deferred``)."""
+    for offset in range(0, n_deals, piece):
         if asked:
             raise KeyboardInterrupt
-        yield offset, min(PIECE, n_deals - offset)
+        yield offset, min(piece, n_deals - offset)
 
 
 def time_one(workload: Workload, engine: str, n_deals: int, seed: int = SEED) -> Timing:
-    """``n_deals`` deals in this process (warm-up untimed)."""
-    play(workload, engine, 1 << 30, WARM_DEALS, seed)
+    """``n_deals`` deals in this process (warm-up untimed, in a thread: a Ctrl-C while it
+    compiles is answered at once), per CPU second (per second of the wall clock for the
+    engines of ``WALL_CLOCK``, warmed up on at most ``n_deals``: the GPU's simulator plays a
+    few hundred deals a second)."""
+    warm = min(WARM_DEALS, n_deals) if engine in WALL_CLOCK else WARM_DEALS
+    compiling.warm(play, workload, engine, 1 << 30, warm, seed)
     wall, cpu = time.perf_counter(), time.process_time()
     cards = play(workload, engine, 0, n_deals, seed)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    return Timing(workload.deals(n_deals), cards, cpu, wall)
+    return Timing(workload.deals(n_deals), cards, wall if engine in WALL_CLOCK else cpu, wall)
 
 
 def _worker(workload, engine, seed, chunk, n_deals, barrier, results) -> None:
@@ -194,8 +203,8 @@ def play_ers(deck, players: int, slap_rules, chunk: int, n_deals: int, seed: int
 
 
 def time_ers(deck, players: int, slap_rules, n_deals: int, seed: int = SEED) -> Timing:
-    """``n_deals`` Egyptian ratscrew deals in this process (warm-up untimed)."""
-    play_ers(deck, players, slap_rules, 1 << 30, WARM_DEALS, seed)
+    """``n_deals`` Egyptian ratscrew deals in this process (warm-up untimed, as ``time_one``)."""
+    compiling.warm(play_ers, deck, players, slap_rules, 1 << 30, WARM_DEALS, seed)
     wall, cpu = time.perf_counter(), time.process_time()
     cards = play_ers(deck, players, slap_rules, 0, n_deals, seed)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall

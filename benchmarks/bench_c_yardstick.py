@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import numpy as np
 from bench_report import finish
 
-from beggar_search.deck import STANDARD
+from beggar_search.cards.deck import STANDARD
 from beggar_search.engine import baseline, bitboard, rules
 from beggar_search.engine.random import chunk_stream
 from beggar_search.speed import SEED, Workload, time_one

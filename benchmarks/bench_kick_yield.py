@@ -23,14 +23,15 @@ from pathlib import Path
 import numpy as np
 
 from beggar_search import driver
-from beggar_search.deck import parse_state
-from beggar_search.engine import cycles, perturb
+from beggar_search.cards.deck import parse_state
+from beggar_search.cycles import kept as cycles
+from beggar_search.cycles import perturb
 from beggar_search.engine.game import cycle_key
 from beggar_search.engine.random import chunk_stream
+from beggar_search.games.loops import CASELLA
 from beggar_search.store import Store
 from beggar_search.strategies import FactoryStrategy
 from beggar_search.strategies.factory import cycle_node
-from beggar_search.strategies.loops import CASELLA
 
 CHUNK = 1 << 21  # kicks a chunk (the factory's default --kick-tries)
 ROOM = 1 << 12  # distinct new cycles a chunk may keep

@@ -52,7 +52,7 @@ from pathlib import Path
 import numpy as np
 
 from beggar_search import driver
-from beggar_search.deck import Deal, Deck
+from beggar_search.cards.deck import Deal, Deck
 from beggar_search.engine.game import trajectory
 from beggar_search.engine.rules import R_CARDS
 from beggar_search.store import Store

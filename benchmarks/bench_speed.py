@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import numpy as np
 from bench_report import finish
 
-from beggar_search.deck import STANDARD
+from beggar_search.cards.deck import STANDARD
 from beggar_search.speed import Workload, time_one, time_parallel
 
 STANDARD_RANDOM = Workload()

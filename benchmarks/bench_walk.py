@@ -17,11 +17,12 @@ import time
 
 import numpy as np
 
-from beggar_search.deck import Deal
-from beggar_search.engine import cycles, moves, perturb, walk
+from beggar_search.cards.deck import Deal
+from beggar_search.cycles import kept as cycles
+from beggar_search.cycles import moves, perturb, walk
 from beggar_search.engine.game import state_cycle
 from beggar_search.engine.random import chunk_stream
-from beggar_search.strategies.loops import CASELLA
+from beggar_search.games.loops import CASELLA
 
 
 def expand_all(rows, config, fast: bool) -> tuple[int, float]:

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import numpy as np
 from bench_report import finish
 
-from beggar_search.deck import Deck, unrank_sequence
+from beggar_search.cards.deck import Deck, unrank_sequence
 from beggar_search.engine import batch, bitboard
 from beggar_search.speed import SEED, Workload, enumeration_start, time_one, time_parallel
 

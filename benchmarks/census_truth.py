@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from beggar_search import driver
-from beggar_search.deck import Deck
+from beggar_search.cards.deck import Deck
 from beggar_search.store import Store
 
 DATA = Path(__file__).parent / "data"

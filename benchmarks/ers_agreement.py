@@ -1,4 +1,4 @@
-"""Egyptian ratscrew: the kernel against the oracle (``tests/naive_ers.py``) on N random
+"""Egyptian ratscrew: the kernel against the oracle (``tests/oracles/naive_ers.py``) on N random
 standard deals per (policy, rule set, players 2-4, slap-in), and ``--slap-policy none``
 against Beggar-my-neighbour's general engine on M mapped deals per player count.
 
@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "oracles"))
 
 from ers_cases import LOOP_DECK, bmn_differences, combinations, disagreements
 

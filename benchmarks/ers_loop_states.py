@@ -13,13 +13,13 @@ import time
 
 import numpy as np
 
+from beggar_search.cards.ranked import STANDARD_RANKED, format_ranked_state
+from beggar_search.cards.slaps import SlapRules
 from beggar_search.engine import ers
 from beggar_search.engine.game import cycle_name
 from beggar_search.engine.random import below, chunk_stream, shuffle
 from beggar_search.engine.rules import CAPACITY, LOOP, R_CYCLE, R_OUTCOME, RESULT_LEN
 from beggar_search.jit import kernel
-from beggar_search.ranked import STANDARD_RANKED, format_ranked_state
-from beggar_search.slaps import SlapRules
 
 
 @kernel

@@ -19,11 +19,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
+from beggar_search.cards.ranked import STANDARD_RANKED
+from beggar_search.cards.slaps import SlapRules
 from beggar_search.engine import batch
 from beggar_search.engine.kernels import Engine
 from beggar_search.engine.random import chunk_stream
-from beggar_search.ranked import STANDARD_RANKED
-from beggar_search.slaps import SlapRules
 
 CHUNK = 1 << 16
 

@@ -1,6 +1,7 @@
 """Compiled kernels on disk: a kernel is compiled again when any engine source changed."""
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -34,3 +35,15 @@ def test_a_kernel_is_compiled_again_when_another_engine_source_changed(tmp_path)
     assert run(tmp_path, "changed") == (0, 1)  # stale: compiled again
     assert run(tmp_path, "changed") == (1, 0)
     assert run(tmp_path, "same") == (0, 1)
+
+
+def test_the_digest_covers_every_folder_that_holds_kernels():
+    from pathlib import Path
+
+    import beggar_search.jit as jit
+
+    package = Path(jit.__file__).parent
+    holders = {path.parent.relative_to(package).as_posix()
+               for path in package.rglob("*.py")
+               if re.search(r"jit import .*kernel", path.read_text())}
+    assert "engine" in holders and holders <= set(jit.KERNEL_FOLDERS), holders

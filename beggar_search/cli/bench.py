@@ -11,14 +11,17 @@ import os
 
 import click
 
-from ..deck import DeckError
+from ..cards.deck import DeckError
 from .common import BENCH_DEALS, UserError, deck_option, emit, json_option, parse_deck
+from .device import device_option, device_params
 from .game import GameChoice, game_options
+from .vocabulary import bench_record
 
 
 def measure(deck: str, players: int, source: str, n_deals: int, general_deals: int,
-            workers: int) -> dict:
-    """All figures of ``beggar-search bench`` as one dict."""
+            workers: int, device: str = "cpu") -> dict:
+    """All figures of ``beggar-search bench`` as one dict (``device`` gpu: the GPU engine
+    too, on the same deals as the fast path, per second of the wall clock)."""
     from ..engine.kernels import kernel_name
     from ..speed import Workload, time_one, time_parallel
 
@@ -37,6 +40,11 @@ def measure(deck: str, players: int, source: str, n_deals: int, general_deals: i
         parallel = time_parallel(workload, "fast", n_deals, workers)
         data["fast_parallel"] = parallel.as_dict()
         data["parallel_speedup"] = parallel.cards_per_second * fast.wall / fast.cards
+    if device == "gpu":
+        on_gpu = time_one(workload, "gpu", n_deals)
+        data["gpu"] = on_gpu.as_dict()
+        cpu = parallel if workers > 1 else fast
+        data["gpu_ratio"] = on_gpu.deals_per_second / cpu.deals_per_second
     return data
 
 
@@ -48,7 +56,11 @@ def describe(data: dict) -> str:
     if "fast_parallel" in data:
         rows.append((f"fast path, {data['workers']} workers", data["fast_parallel"],
                      f"{data['parallel_speedup']:.2f}x one worker"))
-    lines = [f"{data['deck']}, {data['players']} players, {data['source']} deals, 1 worker"]
+    if "gpu" in data:
+        cpu = f"{data['workers']} workers" if data["workers"] > 1 else "one worker"
+        rows.append(("gpu engine (wall clock)", data["gpu"], f"{data['gpu_ratio']:.2f}x {cpu}"))
+    lines = [f"{data['deck']}, {data['players']} players, {data['source']} deals, 1 worker"
+             " (rates per second of its CPU time; of wall time with workers)"]
     lines += [f"{name:<28}{row['deals_per_second']:>14,.0f} deals/s"
               f"{row['cards_per_second']:>17,.0f} cards/s  {note}".rstrip()
               for name, row, note in rows]
@@ -81,7 +93,8 @@ def describe_ers(data: dict) -> str:
     """The Egyptian ratscrew benchmark ``data`` as lines for people: deals and cards per second of
     the ERS kernel and of the general engine, and their ratio."""
     lines = [f"Egyptian ratscrew, deck {data['deck']}, {data['players']} players, slaps "
-             f"{data['slap_rules']} by {data['slap_policy']}, random deals, 1 worker"]
+             f"{data['slap_rules']} by {data['slap_policy']}, random deals, 1 worker (rates"
+             " per second of its CPU time)"]
     for name, row in ((f"ers kernel ({data['slap_policy']})", data["ers"]),
                       ("bmn general engine", data["general"])):
         lines.append(f"{name:<28}{row['deals_per_second']:>14,.0f} deals/s"
@@ -93,7 +106,8 @@ def describe_ers(data: dict) -> str:
 
 @click.command()
 @deck_option
-@click.option("--players", type=click.IntRange(min=2), default=2, show_default=True)
+@click.option("--players", type=click.IntRange(2, 8), default=2, show_default=True,
+              help="Number of players.")
 @click.option("--source", type=click.Choice(["random", "enumerate"]), default="random",
               show_default=True, help="Random deals, or consecutive deal indices.")
 @click.option("--deals", type=BENCH_DEALS, default=2_000_000, show_default=True,
@@ -103,19 +117,22 @@ def describe_ers(data: dict) -> str:
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               metavar="W", help="Also time the fast path on W worker processes.")
 @game_options
+@device_option
 @json_option
-def bench(deck_spec, players, source, deals, general_deals, workers, game, as_json):
+def bench(deck_spec, players, source, deals, general_deals, workers, game, device, as_json):
     """Deals/s and cards/s of the fast path and of the general engine, side by side.
 
     With --game ers: the Egyptian ratscrew kernel against the Beggar-my-neighbour general
-    engine on the same cards (ranks 2 to T plain), random deals, one worker.
+    engine on the same cards (ranks 2 to T plain), random deals, one worker.  With
+    --device gpu: the GPU engine too, on the fast path's deals.
     """
+    device_params(device, players, game.ers)
     if game.ers:
         if source != "random" or workers != 1:
             raise UserError("bench --game ers times random deals on one worker: drop --source"
                             " and --workers")
         data = measure_ers(deck_spec, players, deals, general_deals or max(deals // 10, 1), game)
-        emit(data, as_json, describe_ers(data))
+        emit(bench_record(data), as_json, describe_ers(data))
         return
     deck = parse_deck(deck_spec)
     try:
@@ -125,5 +142,5 @@ def bench(deck_spec, players, source, deals, general_deals, workers, game, as_js
     if workers > (os.cpu_count() or 1) * 4:
         raise UserError(f"--workers {workers} is more than this command will start")
     data = measure(deck.spec, players, source, deals, general_deals or max(deals // 10, 1),
-                   workers)
-    emit(data, as_json, describe(data))
+                   workers, device)
+    emit(bench_record(data), as_json, describe(data))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from ..deck import Deal, DeckError
-from ..ranked import RankedDeal
+from ..cards.deck import Deal, DeckError
+from ..cards.ranked import RankedDeal
 from ..strategies.climb import DEFAULT_CLOSURE_STATES, DEFAULT_EXTEND
 from .common import COUNT, STATES, TOP, UserError, deck_option
 from .game import game_options
@@ -26,8 +26,8 @@ from .search import launch, players_option, run_params
               help="Longest deals of each chunk extended backwards (at most --top's limit).")
 @click.option("--closure-states", type=STATES, default=DEFAULT_CLOSURE_STATES,
               show_default=True, help="States each backward search may hold.")
-@game_options
 @search_options
+@game_options  # listed last in --help: the ratscrew options together
 @click.pass_context
 def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, game, options):
     """Search for long games: random deals, then the longest extended backwards.

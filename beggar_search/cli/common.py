@@ -2,30 +2,50 @@
 
 import json
 import math
+import os
 import re
 
 import click
 
-from ..deck import Deck, DeckError
+from .. import compiling
+from ..cards.deck import Deck, DeckError
+from ..cards.params import BMN, describe, game_of
 from ..errors import UserError
+from ..strategies.units import unit_of
+from .vocabulary import summary_record
+
+
+class Range(click.IntRange):
+    """An ``IntRange`` whose ``--help`` and refusals say its range in ``words`` (``x>=1``),
+    not in the 19 or 39 digits of a bound no one reaches."""
+
+    def __init__(self, min=None, max=None, words: str | None = None):
+        super().__init__(min, max)
+        self.words = words
+
+    def _describe_range(self) -> str:  # click's hook for both
+        return self.words or super()._describe_range()
+
+
 
 # Ranges the engine and the store can take: a number past them is bad input (exit 2),
 # caught before any run is created.
 INT64_MAX = (1 << 63) - 1
-RUN_ID = click.IntRange(1, INT64_MAX)
-MAX_TRICKS = click.IntRange(1, 10**12)  # int64 arithmetic in the kernels stays far from overflow
-COUNT = click.IntRange(1, 1 << 62)  # deals or tries of a run
-CHUNK_SIZE = click.IntRange(1, 1 << 27)  # seconds to a few minutes of work: stops stay prompt
+RUN_ID = Range(1, INT64_MAX, "x>=1")
+# int64 arithmetic in the kernels stays far from overflow
+MAX_TRICKS = Range(1, 10**12, "1<=x<=10^12")
+COUNT = Range(1, 1 << 62, "1<=x<=2^62")  # deals or tries of a run
+CHUNK_SIZE = Range(1, 1 << 27, "1<=x<=2^27")  # seconds to a few minutes of work: stops stay prompt
 # Leaderboard rows kept per chunk.  Each game admitted to the board costs a pass over it,
 # so a chunk's time grows with chunk x top: 10,000 adds 0.4 s to a 200,000-deal chunk
 # (0.07 s) and 0.7 s to a 4,194,304-deal one (1.5 s); 100,000 made the first 16 s.
 TOP = click.IntRange(0, 10_000)
-ROWS = click.IntRange(0, INT64_MAX)  # rows a command prints (an SQLite LIMIT)
+ROWS = Range(0, INT64_MAX, "x>=0")  # rows a command prints (an SQLite LIMIT)
 # States a backward search may hold: they are kept in memory (tens of bytes each), so a
 # budget past this could never be spent, and past 2^63 not even passed to the kernels.
 STATES = click.IntRange(1, 1_000_000_000)
 BENCH_DEALS = click.IntRange(1, 10**12)  # days of play: far past any useful benchmark
-SEED = click.IntRange(0, (1 << 128) - 1)
+SEED = Range(0, (1 << 128) - 1, "0<=x<2^128")
 WORKERS = click.IntRange(1, 4096)
 WORKERS_PER_CORE = 4  # local worker processes beyond this many per core are refused
 
@@ -58,7 +78,8 @@ class Hours(click.ParamType):
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of hours", param, ctx)
         if not math.isfinite(hours) or hours <= 0 or hours > 1e6:
-            self.fail(f"{value!r} is not a number of hours between 0 and 1000000", param, ctx)
+            self.fail(f"{value!r} is not a number of hours greater than 0 (and at most"
+                      " 1000000)", param, ctx)
         return hours
 
 
@@ -107,6 +128,11 @@ def printable(text: str) -> str:
     return UNPRINTABLE.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
 
 
+def shown_name(path) -> str:
+    """A file name as text for people: bytes that are not UTF-8 written as ``\\xNN``."""
+    return os.fsencode(str(path)).decode("utf-8", "backslashreplace")
+
+
 def say(text: str, err: bool = False) -> None:
     """Print a line for people, control characters escaped (values may come from a file)."""
     click.echo(printable(text), err=err)
@@ -137,41 +163,51 @@ def open_store(path, create: bool = True, writing: bool | None = None):
         raise UserError(str(error)) from None
 
 
-# what a run's ``deals`` counts, by strategy
-UNITS = {"hunt": "tries", "climb": "games", "factory": "tries"}
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 cycle``, ``2,576 cycles``: a count with its noun, thousands separated."""
+    return compiling.plural(count, noun, nouns)
 
 
 def summary_text(summary: dict) -> str:
     """A run's ``summary`` as lines for people: its parameters, status, deals, wins, loops and
-    caps."""
-    game = ""
-    if summary.get("game", "bmn") != "bmn":
-        game = (f"Egyptian ratscrew, slaps {summary['slap_rules']} by "
-                f"{summary['slap_policy']}{'' if summary['slap_in'] else ', no slap-in'}, ")
+    caps (the wins and caps of a search of cycles, which plays no whole games, left out)."""
+    game = "" if game_of(summary) == BMN else describe(summary) + ", "
+    seed = "" if summary["seed"] is None else f", seed {summary['seed']}"
+    unit = unit_of(summary["strategy"])
+    cycles = summary["cycles"]
+    of_cycles = summary["strategy"] in ("hunt", "factory")
+    wins = " / ".join(f"{count:,}" for count in summary["wins"])
     lines = [f"run {summary['run']} ({summary['strategy']}, {game}deck {summary['deck']}, "
-             f"{summary['players']} players, seed {summary['seed']}): {summary['status']}",
-             f"{UNITS.get(summary['strategy'], 'deals'):10s} {summary['deals']:,}"
-             f"   wins by player {summary['wins']}",
-             (f"loops      {summary['loops']:,} met, {summary['cycles']} new cycles stored"
-              if summary["strategy"] in ("hunt", "factory") else
-              f"loops      {summary['loops']:,} in {summary['cycles']} distinct cycles"),
-             f"caps       {summary['caps']:,}"]
+             f"{summary['players']} players{seed}): {summary['status']}",
+             f"{unit:10s} {summary['deals']:,}" + ("" if of_cycles else
+                                                    f"   wins by player {wins}"),
+             (f"loops      {summary['loops']:,} met, {plural(cycles, 'new cycle')} stored"
+              if of_cycles else
+              f"loops      {summary['loops']:,} in {plural(cycles, 'distinct cycle')}")]
+    if summary["strategy"] != "factory":
+        lines.append(f"caps       {summary['caps']:,}")
     if "fair_cycles" in summary:
-        lines.append(f"family     {summary['cycles']} cycles in {summary['islands']} islands;"
-                     f" {summary['fair_cycles']} reached by fair deals"
-                     f" ({summary['fair_islands']} islands), {summary['fair_deals']:,} fair"
-                     " deals")
+        lines.append(f"family     {plural(cycles, 'cycle')} in"
+                     f" {plural(summary['islands'], 'island')};"
+                     f" {summary['fair_cycles']:,} reached by fair deals"
+                     f" ({plural(summary['fair_islands'], 'island')}),"
+                     f" {plural(summary['fair_deals'], 'fair deal')}")
     if summary["longest"]:
         longest = summary["longest"]
         lines.append(f"longest    {longest['cards']} cards, {longest['tricks']} tricks  "
                      f"{longest['deal']}")
     if summary["deals_per_second"]:
-        lines.append(f"speed      {summary['deals_per_second']:,.0f} "
-                     f"{UNITS.get(summary['strategy'], 'deals')}/s over "
-                     f"{summary['seconds']:.1f} s")
+        lines.append(f"speed      {summary['deals_per_second']:,.0f} {unit}/s over "
+                     f"{summary['seconds']:.1f} s of search")
     return "\n".join(lines)
 
 
 def print_summary(summary: dict, as_json: bool) -> None:
-    """Print a run's ``summary``: one JSON object, or lines for people."""
-    emit(summary, as_json, summary_text(summary))
+    """Print a run's ``summary``: one JSON object, or lines for people (with the time this
+    command spent compiling, which neither --hours nor the speed counts)."""
+    text = summary_text(summary)
+    if compiling.WATCH.done:
+        text += (f"\ncompile    {compiling.WATCH.seconds:.1f} s"
+                 f" ({plural(compiling.WATCH.done, 'kernel')}, first run only; not in the"
+                 " search's time)")
+    emit(summary_record(summary), as_json, text)

@@ -2,9 +2,9 @@
 
 import click
 
-from ..deck import Deal
-from ..games import BMN, GAMES
-from ..ranked import RankedDeal
+from ..cards.deck import Deal
+from ..cards.params import BMN, GAMES
+from ..cards.ranked import RankedDeal
 from .common import UserError, deck_option, emit, json_option
 from .game import GameChoice
 
@@ -33,10 +33,14 @@ def deal(index, rank_text, players, show_count, deck_spec, game, as_json):
         raise UserError("give exactly one of --index I, --rank DEAL or --count")
     if show_count:
         total = deck.count_deals(players)
-        emit({"deck": deck.spec, "players": players, "deals": total}, as_json, str(total))
+        # deal_count: the deck's deals; deals (deprecated): the same number
+        emit({"game": game, "deck": deck.spec, "players": players, "deal_count": total,
+              "deals": total}, as_json, str(total))
     elif index is not None:
         found = kind.unrank(index, deck, players)
-        emit({"index": index, "deal": str(found)}, as_json, str(found))
+        emit({"game": game, "deck": deck.spec, "players": players, "index": index,
+              "deal": str(found)}, as_json, str(found))
     else:
         found = kind.parse(rank_text, deck)
-        emit({"deal": str(found), "index": found.rank()}, as_json, str(found.rank()))
+        emit({"game": game, "deck": deck.spec, "players": len(found.hands), "index": found.rank(),
+              "deal": str(found)}, as_json, str(found.rank()))

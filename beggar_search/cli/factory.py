@@ -7,10 +7,11 @@ from dataclasses import asdict, dataclass
 
 import click
 
-from ..deck import MAX_CARDS, STANDARD
-from ..engine.moves import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, MOVE_NAMES
-from ..engine.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES
-from ..strategies.cycle_games import cycle_game
+from ..cards.deck import MAX_CARDS, STANDARD
+from ..cycles.moves import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, MOVE_NAMES
+from ..cycles.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES
+from ..games.bmn import cycle_game
+from ..games.loops import CASELLA
 from ..strategies.factory import (
     KICK_CHUNK_TRIES,
     KICK_CHUNKS,
@@ -21,7 +22,6 @@ from ..strategies.factory import (
     StartError,
     start_node,
 )
-from ..strategies.loops import CASELLA
 from .common import COUNT, STATES, Hours, UserError, deck_option, open_store
 from .game import GameChoice, game_options
 from .options import search_options
@@ -177,8 +177,8 @@ def kick_options(function):
 @players_option
 @click.option("--reach-states", type=STATES, default=REACH_STATES,
               show_default=True, help="Budget of the backward search run on each cycle.")
-@game_options
 @search_options
+@game_options  # listed last in --help: the ratscrew options together
 def factory(starts, ignore_known, move_names, blocks, kick, seeding, deck_spec, players,
             reach_states, game, options):
     """Find cycles near cycles, breadth first, and kick out of islands all night.
@@ -199,6 +199,9 @@ def factory(starts, ignore_known, move_names, blocks, kick, seeding, deck_spec, 
     first:P renaming the players is another game, so cycles have no mirrors.  --seeding
     grow is not available there.
     """
+    if options.max_tricks is not None:
+        raise UserError("--max-tricks has no effect on search factory: its games are played"
+                        " until they loop or end, never cut short")
     deck = game.deck(deck_spec)
     states = _cycle_game(game, players)
     for text in starts:  # checked before the results file is opened (or made)

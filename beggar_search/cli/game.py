@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import click
 
-from ..deck import Deck, DeckError
+from ..cards.deck import Deck, DeckError
+from ..cards.params import BMN, ERS, GAMES
+from ..cards.ranked import RankedDeck
+from ..cards.slaps import SlapRules
 from ..engine.ers import ODDS_CAP
-from ..games import BMN, ERS, GAMES
-from ..ranked import RankedDeck
-from ..slaps import SlapRules
 from .common import UserError
 
 
@@ -103,5 +103,5 @@ def bmn_only(name: str, why: str = ""):
         return value
 
     return click.option("--game", type=click.Choice(GAMES), default=BMN, expose_value=False,
-                        callback=refuse, help="bmn only (Egyptian ratscrew: search random, "
-                                              "search enumerate).")
+                        callback=refuse, hidden=True,
+                        help="bmn only (Egyptian ratscrew: search random, search enumerate).")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from ..deck import STANDARD
+from ..cards.deck import STANDARD
+from ..games.loops import CASELLA
 from ..strategies.hunt import starting_points
-from ..strategies.loops import CASELLA
 from .common import COUNT, STATES, deck_option, open_store, parse_deck
 from .game import bmn_only
 from .options import search_options
@@ -23,8 +23,10 @@ from .search import launch, players_option, run_params
               show_default=True, help="Budget of the backward search run on each new cycle.")
 @search_options
 def hunt(deals, deck_spec, players, reach_states, options):
-    """Hunt loops near known cycles; find the fair deals that reach each new cycle.
+    """Superseded by `search factory`: hunt loops near known cycles, with their fair deals.
 
+    `search factory` finds the same cycles and more (moves, kicks, both games); hunt stays
+    for the runs it made.  Beggar-my-neighbour only.
     It starts from the Casella cycle (standard deck, 2 players) and every cycle of this
     deck already in the results file; with none, it tries random states.  Each new
     cycle is stored with the fair deals found reaching it (`export --what cycles|loops`).

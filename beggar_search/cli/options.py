@@ -29,6 +29,7 @@ from .common import (
 )
 
 DEFAULT_DB = "beggar-search.sqlite"
+DB_VARIABLE = "BEGGAR_SEARCH_DB"  # the results file when --db is not given (docs/first-run.md)
 WORKERS_HELP = ("Worker processes [default: all cores].  With --scheduler or --cluster only the"
                 " limit on chunks in flight (twice N) [default: the cluster's worker threads].")
 
@@ -68,6 +69,7 @@ class SearchOptions(RunOptions):
 def db_option(function=None, *, help: str = "Results file."):
     """``--db PATH``, the results file (``db_path``): the one declaration of it."""
     option = click.option("--db", "db_path", default=DEFAULT_DB, show_default=True,
+                          envvar=DB_VARIABLE, show_envvar=True,
                           type=click.Path(dir_okay=False), help=help)
     return option if function is None else option(function)
 
@@ -119,7 +121,12 @@ SEARCH_OPTIONS = [
     ("max_tricks", click.option("--max-tricks", type=MAX_TRICKS, default=None, metavar="N",
                                 help="Agreed cap: stop each game after N tricks.")),
     ("chunk_size", click.option("--chunk-size", type=CHUNK_SIZE, default=None, metavar="N",
-                                help="Deals per chunk of work (part of the run's identity).")),
+                                help="Deals per chunk of work, part of the run's identity"
+                                     " (`show` prints it) [default: random 2,097,152 with"
+                                     " 2-4 players of Beggar-my-neighbour, else 65,536;"
+                                     " enumerate 65,536;"
+                                     " climb 4 x random's; factory 524,288 moves; hunt"
+                                     " 131,072 tries].")),
     QUIET_OPTION,
     JSON_OPTION,
 ]

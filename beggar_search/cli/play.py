@@ -2,7 +2,8 @@
 
 import click
 
-from ..deck import Deal
+from .. import compiling
+from ..cards.deck import Deal
 from ..engine import play as play_deal
 from ..engine import trace
 from .common import MAX_TRICKS, SEED, UserError, deck_option, emit, json_option, parse_deck
@@ -37,9 +38,10 @@ def summary(deal: Deal, result) -> str:
               help="ers with odds: the seed the slaps are drawn from, as a run's [default: 0].")
 @json_option
 def play(deal_text, deck_spec, max_tricks, show_trace, game, seed, as_json):
-    """Play DEAL, e.g. '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA'.
+    """Play one deal and print how it ends.
 
-    One hand per player separated by '/', top card first, - J Q K A (or 0-4).
+    DEAL: e.g. '---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA', one hand per
+    player separated by '/', top card first, - J Q K A (or 0-4).
     With --game ers: ranks 23456789TJQKA, e.g. '2J9Q/KA3T' (with a --deck of those cards).
     """
     if game.ers:
@@ -48,8 +50,8 @@ def play(deal_text, deck_spec, max_tricks, show_trace, game, seed, as_json):
     if seed is not None:
         raise UserError("--seed is for --game ers")
     deal = Deal.parse(deal_text, parse_deck(deck_spec))
-    if show_trace:
-        records, result = trace(deal, max_tricks=max_tricks)
+    if show_trace:  # in a thread: a Ctrl-C while the kernels compile stops it at once
+        records, result = compiling.warm(trace, deal, max_tricks=max_tricks)
         for record in records:
             if as_json:
                 emit({"trick": record.number, "leader": record.leader,
@@ -59,22 +61,22 @@ def play(deal_text, deck_spec, max_tricks, show_trace, game, seed, as_json):
             else:
                 click.echo(record.describe())
     else:
-        result = play_deal(deal, max_tricks=max_tricks)
-    emit({"deal": str(deal), **result.to_dict()}, as_json, summary(deal, result))
+        result = compiling.warm(play_deal, deal, max_tricks=max_tricks)
+    emit({"deal": str(deal), "game": "bmn", **result.to_dict()}, as_json, summary(deal, result))
 
 
 def play_ers(deal_text, deck, max_tricks, show_trace, game: GameChoice, seed, as_json):
     """``play --game ers``: a ranked deal, its slaps traced."""
+    from ..cards.ranked import RankedDeal
     from ..engine import ers_game
     from ..engine.ers import ODDS_CAP
-    from ..ranked import RankedDeal
 
     deal = RankedDeal.parse(deal_text, deck)
     slaps = game.slaps(deal.players, seed)
     if not slaps.deterministic and not max_tricks:
         max_tricks = ODDS_CAP
     if show_trace:
-        records, result = ers_game.trace(deal, slaps, max_tricks=max_tricks)
+        records, result = compiling.warm(ers_game.trace, deal, slaps, max_tricks=max_tricks)
         for record in records:
             if as_json:
                 emit({"trick": record.number, "leader": record.leader,
@@ -84,6 +86,6 @@ def play_ers(deal_text, deck, max_tricks, show_trace, game: GameChoice, seed, as
             else:
                 click.echo(record.describe())
     else:
-        result = ers_game.play(deal, slaps, max_tricks=max_tricks)
+        result = compiling.warm(ers_game.play, deal, slaps, max_tricks=max_tricks)
     data = {"deal": str(deal), "game": "ers", **slaps.to_params(), **result.to_dict()}
     emit(data, as_json, summary(deal, result))

@@ -19,6 +19,7 @@ from .common import (
 from .game import game_options
 from .options import db_option
 from .results import run_option
+from .vocabulary import longest_game, rounded
 
 
 def _plots(out: str, db_path: str | None = None):
@@ -64,6 +65,14 @@ def _run_data(plots, gather, db_path, run_id) -> dict:
             raise UserError(str(error)) from None
 
 
+SLAP_KEYS = ("slap_rules", "slap_policy", "slap_in")  # a ratscrew run's, in its figures' JSON
+
+
+def game_json(data: dict) -> dict:
+    """A figure's game in its JSON: ``game`` and, for ratscrew, the slap fields."""
+    return {"game": data["game"], **{key: data[key] for key in SLAP_KEYS if key in data}}
+
+
 @click.group()
 def plot():
     """Pictures (needs matplotlib): game lengths, one game, a run's cycles, a cycle family,
@@ -81,14 +90,20 @@ def lengths(db_path, run_id, versus_id, out, as_json):
     """The distribution of game lengths (cards) of a run, on a log count axis."""
     plots = _plots(out, db_path)
     with open_store(db_path, create=False) as store:
-        data = plots.lengths_data(store, run_id)
-        versus = None if versus_id is None else plots.lengths_data(store, versus_id)
+        if versus_id is None:
+            data, versus = plots.lengths_data(store, run_id), None
+        else:  # on one bin width, or the shares per bin do not compare
+            data, versus = plots.lengths_pair(store, run_id, versus_id)
+        longest = {r["run"]: store.games(r["run"], "longest", limit=1)
+                   for r in (data, versus) if r is not None}
     written = _draw(plots, plots.draw_lengths, data, out, versus)
     runs = [data] if versus is None else [data, versus]
     summary = {"out": written, "runs": [
-        {"run": r["run"], "deck": r["deck"], "deals": r["deals"], "games": r["games"],
-         "loops": r["loops"], "caps": r["caps"], "mean_cards": r["mean"],
-         "bin_width": r["bin_width"], "record": r["record"]} for r in runs]}
+        {"run": r["run"], **game_json(r), "deck": r["deck"], "deals": r["deals"],
+         "games": r["games"],
+         "loops": r["loops"], "caps": r["caps"], "mean_cards": rounded(r["mean"], 3),
+         "bin_width": r["bin_width"], "longest": longest_game(longest[r["run"]]),
+         "record": r["record"]} for r in runs]}  # record: deprecated, longest without winner
     emit(summary, as_json, written)
 
 
@@ -104,23 +119,25 @@ def lengths(db_path, run_id, versus_id, out, as_json):
 @json_option
 def game(deal_text, deck_spec, max_tricks, out, game, seed, as_json):
     """Cards held by each player after each trick of DEAL; a loop's cycle shaded."""
-    from ..deck import Deal
+    from ..cards.deck import Deal
 
     plots = _plots(out)
     if game.ers:
+        from ..cards.ranked import RankedDeal
         from ..engine import ers_game
         from ..engine.ers import ODDS_CAP
-        from ..ranked import RankedDeal
 
         deal = RankedDeal.parse(deal_text, game.deck(deck_spec))
         slaps = game.slaps(deal.players, seed)
         cap = max_tricks or (None if slaps.deterministic else ODDS_CAP)
         data = plots.traced_game_data(deal, *ers_game.trace(deal, slaps, max_tricks=cap))
+        played = {"game": "ers", **slaps.to_params()}
     else:
         deal = Deal.parse(deal_text, parse_deck(deck_spec))
         data = plots.game_data(deal, max_tricks=max_tricks)
+        played = {"game": "bmn"}
     written = _draw(plots, plots.draw_game, data, out)
-    summary = {"out": written, "deal": data["deal"], **data["result"],
+    summary = {"out": written, "deal": data["deal"], **played, **data["result"],
                "spans": [{"label": label, "first_trick": first, "last_trick": last}
                          for label, first, last in data["spans"]]}
     emit(summary, as_json, written)
@@ -148,10 +165,13 @@ def _run_figure(kind: str, db_path, run_id, out) -> tuple[dict, str]:
 def cycles(db_path, run_id, out, as_json):
     """Each cycle a run found: its period (tricks) against the deals that reach it."""
     data, written = _run_figure("cycles", db_path, run_id, out)
-    summary = {"out": written, "run": data["run"], "deck": data["deck"],
-               "deals": data["deals"], "loops": data["loops"], "cycles": len(data["cycles"]),
-               "period_tricks": [int(data["period_tricks"].min()),
-                                 int(data["period_tricks"].max())]}
+    periods = [int(data["period_tricks"].min()), int(data["period_tricks"].max())]
+    # period_tricks_range: the shortest and longest period; period_tricks (deprecated, a
+    # period everywhere else): the same pair
+    summary = {"out": written, "run": data["run"], **game_json(data),
+               "deck": data["deck"], "deals": data["deals"], "loops": data["loops"],
+               "cycles": len(data["cycles"]), "period_tricks_range": periods,
+               "period_tricks": periods}
     emit(summary, as_json, written)
 
 
@@ -160,7 +180,8 @@ def cycles(db_path, run_id, out, as_json):
 def family(db_path, run_id, out, as_json):
     """A factory run's cycles as a graph: size = fair deals, colour = period, lines = moves."""
     data, written = _run_figure("family", db_path, run_id, out)
-    emit({"out": written, "run": data["run"], "deck": data["deck"],
+    emit({"out": written, "run": data["run"], **game_json(data),
+          "deck": data["deck"],
           "cycles": len(data["nodes"]), "islands": data["islands"],
           "fair_cycles": data["fair_cycles"]}, as_json, written)
 
@@ -170,8 +191,8 @@ def family(db_path, run_id, out, as_json):
 def families(db_path, run_id, out, as_json):
     """A run's longest games by merge family: one row per family, a dot per game."""
     data, written = _run_figure("long_families", db_path, run_id, out)
-    emit({"out": written, "run": data["run"], "deck": data["deck"], "games": data["games"],
-          "families": data["all_families"],
+    emit({"out": written, "run": data["run"], **game_json(data), "deck": data["deck"],
+          "games": data["games"], "family_count": data["all_families"],
           "best": [{"family": f["family"], "cards": f["best"], "games": len(f["cards"]),
                     "mirror_family": f["mirror"]} for f in data["families"]]},
          as_json, written)

@@ -4,11 +4,12 @@ import re
 
 import click
 
-from ..deck import Deal, parse_state
+from ..cards.deck import Deal, parse_state
 from ..reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
 from .common import STATES, UserError, deck_option, emit, json_option, open_store, parse_deck
 from .game import GameChoice, game_options
 from .options import db_option
+from .vocabulary import reach_record
 
 
 def summary(source: str, result: ReachResult) -> str:
@@ -91,13 +92,13 @@ def reach(deal_text, deck_spec, db_path, max_states, seconds, game, as_json):
         slap_in = "slap-in" if slap_rules.slap_in else "no slap-in"
         text = (f"game      ers, slaps {slap_rules.rules_spec} by {slap_rules.policy_spec}, "
                 f"{slap_in}\n{text}")
-    emit(data, as_json, text)
+    emit(reach_record(data), as_json, text)
 
 
 def _start_ers(text: str, deck_spec: str, game: GameChoice):
     """``_start`` for Egyptian ratscrew: a ranked deal only, and its slap rules (one line
     under odds)."""
-    from ..ranked import RankedDeal
+    from ..cards.ranked import RankedDeal
 
     if re.fullmatch(r"[0-9a-f]{16}", text.strip().lower()):
         raise UserError("reach --game ers takes a deal, not a cycle id")

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import click
 
-from .common import UserError, emit, json_option
+from .common import UserError, emit, json_option, plural
 from .options import db_option
+
+# what a row of each table is, in the summary line (``1 run``, ``2,576 histogram rows``)
+ROW_NOUNS = {"runs": ("run", None), "chunks": ("chunk", None), "games": ("game", None),
+             "cycles": ("cycle", None), "moves": ("move", None), "links": ("link", None),
+             "histogram": ("histogram row", None)}
 
 
 @click.command()
@@ -21,8 +26,8 @@ def recover(db_path, out, as_json):
     can be shown, exported and resumed from the new file.
     """
     from ..outfile import check_output
-    from ..recover import recover as copy_readable
     from ..store import StoreError
+    from ..store.recover import recover as copy_readable
 
     check_output(out, (db_path,))  # never a database, nor a database's -wal or -shm
     try:
@@ -30,7 +35,9 @@ def recover(db_path, out, as_json):
     except StoreError as error:
         raise UserError(str(error)) from None
     lost = sum(recovery.skipped.values())
-    text = (f"copied {', '.join(f'{n:,} {t}' for t, n in recovery.rows.items())} into {out};"
+    rows = ", ".join(plural(n, *ROW_NOUNS.get(t, (f"{t} row", None)))
+                     for t, n in recovery.rows.items())
+    text = (f"copied {rows} into {out};"
             f" {lost} unreadable stretch{'es' if lost != 1 else ''} skipped")
     if recovery.damaged_runs:
         text += ("; runs that lost chunks (marked damaged, not resumable): "

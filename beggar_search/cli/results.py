@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import datetime
 import json
 import re
 import sys
@@ -11,13 +10,27 @@ from contextlib import nullcontext
 
 import click
 
+from ..cards.params import game_of
 from ..driver import summarise
-from ..family import fair_reached, islands
-from ..games import game_of
 from ..long_families import FAMILY_KEYS, by_family
 from ..outfile import atomic_output, check_output
-from .common import ROWS, RUN_ID, UserError, emit, json_option, open_store, print_summary, say
+from ..store.family import fair_reached, islands
+from ..strategies.units import unit_of
+from .common import (
+    ROWS,
+    RUN_ID,
+    UserError,
+    emit,
+    json_option,
+    open_store,
+    plural,
+    print_summary,
+    say,
+    shown_name,
+)
 from .options import db_option
+from .vocabulary import cycle_record, game_record, run_record, summary_record
+from .vocabulary import iso_time as when
 
 
 def run_option(function):
@@ -27,28 +40,33 @@ def run_option(function):
                         help="Run id [default: the latest run].")(function)
 
 
-def when(timestamp: float) -> str:
-    """``timestamp`` (seconds since the epoch) as an ISO 8601 UTC time, to the second."""
-    return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).isoformat(timespec="seconds")
-
-
 @click.command()
 @db_option
 @json_option
 def runs(db_path, as_json):
     """List the runs in the results file (a run that cannot be read is named on stderr)."""
     with open_store(db_path, create=False) as store:
-        for run in store.runs():
+        found = list(store.runs())
+        if not found:
+            if store.db.execute("SELECT 1 FROM runs LIMIT 1").fetchone() is None:
+                say(f"beggar-search: {store.path} holds no runs yet", err=True)
+            return
+        games = [("" if game_of(run.params) == "bmn" else "ers ") + run.params["deck"]
+                 for run in found]
+        width = max(12, *map(len, games))
+        if not as_json:
+            say(f"{'run':>4s}  {'strategy':10s} {'status':8s} {'deck':>{width}s} players"
+                f" {'deals (tries, games)':>20s} {'loops':>8s}  {'started':20s} last stored")
+        for run, game in zip(found, games, strict=True):
             data = {"run": run.id, "strategy": run.strategy, "status": run.status,
                     "deck": run.params["deck"], "players": run.players,
                     "seed": run.params.get("seed"), "deals": run.deals, "loops": run.loops,
                     "created": when(run.created), "updated": when(run.updated),
                     "game": game_of(run.params)}
-            game = "" if data["game"] == "bmn" else f"{data['game']} "
-            emit(data, as_json, f"{run.id:4d}  {run.strategy:10s} {run.status:8s} "
-                                f"{game}{run.params['deck']:>12s} {run.players}p  "
-                                f"{run.deals:>14,} deals {run.loops:>8,} loops  "
-                                f"{when(run.updated)}")
+            emit(run_record(data), as_json, f"{run.id:4d}  {run.strategy:10s} {run.status:8s} "
+                                f"{game:>{width}s} {run.players:7d} "
+                                f"{run.deals:>14,} {unit_of(run.strategy):5s} {run.loops:>8,}"
+                                f"  {when(run.created):20s} {when(run.updated)}")
 
 
 @click.command()
@@ -70,13 +88,14 @@ def show(db_path, run_id, top, by_family, as_json):
                  else store.iter_games(run.id, "longest", limit=top))
         if as_json:  # one object, its long lists written as they are read
             key = "families" if by_family else "leaderboard"
-            sys.stdout.write(json.dumps(summary)[:-1] + f', "{key}": ')
-            write_list(games)
+            sys.stdout.write(json.dumps(summary_record(summary))[:-1] + f', "{key}": ')
+            write_list(map(game_record, games))
             sys.stdout.write(', "cycle_list": ')
-            write_list(store.iter_cycles(run.id))
+            write_list(map(cycle_record, store.iter_cycles(run.id)))
             sys.stdout.write("}\n")
             return
         print_summary(summary, False)
+        say(f"chunks     {run.params['chunk_size']:,} {unit_of(run.strategy)} each")
         for rank, game in enumerate(games, start=1):
             family = ""
             if by_family:
@@ -84,10 +103,17 @@ def show(db_path, run_id, top, by_family, as_json):
                           if game["mirror_family"] else "")
                 family = f"  family {game['family']} x{game['members']}{mirror}"
             say(f"{rank:4d}. {game['cards']:6d} cards {game['tricks']:5d} tricks  "
-                f"{game['deal']}  (#{game['number']}){family}")
+                f"{game['deal']}  ({number_label(run)} {game['number']}){family}")
         for cycle in store.iter_cycles(run.id, limit=top):
             say(f"cycle {cycle['cycle']}: period {cycle['period_tricks']} tricks / "
-                f"{cycle['period_cards']} cards, reached by {cycle['deals']} deals")
+                f"{cycle['period_cards']} cards, reached by"
+                f" {plural(cycle['deals'], 'deal')}")
+
+
+def number_label(run) -> str:
+    """What a leaderboard's number is: a deal index (``deal --index``) for an enumeration,
+    else the game's place in the run's stream of games (not a deal index)."""
+    return "deal index" if run.strategy == "enumerate" else "game no."
 
 
 def by_family_rows(store, run, limit: int | None = None) -> list[dict]:
@@ -120,6 +146,12 @@ EXPORTS = {
 }
 EXPORTS["loops"] = EXPORTS["longest"]
 FAMILY_EXPORT = EXPORTS["longest"] + [key for key in FAMILY_KEYS if key != "family"]
+# export --json: the same columns, and the counts named as in every other --json
+# (docs/json.md); the CSV keeps its columns and its 0/1
+JSON_EXPORTS = {**EXPORTS, "cycles": [
+    *EXPORTS["cycles"][:EXPORTS["cycles"].index("fair_deals_swapped") + 1],
+    "fair_deal_count", "fair_deal_swapped_count",
+    *EXPORTS["cycles"][EXPORTS["cycles"].index("fair_deals_swapped") + 1:]]}
 
 
 def export_rows(store, run, what: str, families: bool = False):
@@ -194,6 +226,9 @@ def export(what, db_path, run_id, out, spreadsheet, fair_only, by_family, as_jso
         raise UserError("--for-spreadsheet makes CSV; --json writes JSON: choose one")
     if by_family and what != "longest":
         raise UserError("--by-family goes with --what longest")
+    if fair_only and what != "cycles":
+        raise UserError(f"--fair-only is for --what cycles (every looping deal a run keeps"
+                        f" is a fair deal already), not --what {what}")
     if out:
         check_output(out, (db_path,))  # before any work: never the results file
     written = 0
@@ -206,8 +241,11 @@ def export(what, db_path, run_id, out, spreadsheet, fair_only, by_family, as_jso
         with (atomic_output(out, (db_path,), newline="") if out
               else nullcontext(sys.stdout)) as target:
             if as_json:
+                record = cycle_record if what == "cycles" else dict
+                keys = columns if by_family else JSON_EXPORTS[what]
                 for row in rows:
-                    target.write(json.dumps({key: row[key] for key in columns}) + "\n")
+                    row = record(row)
+                    target.write(json.dumps({key: row[key] for key in keys}) + "\n")
                     written += 1
             else:
                 writer = csv.DictWriter(target, columns, extrasaction="ignore",
@@ -219,4 +257,6 @@ def export(what, db_path, run_id, out, spreadsheet, fair_only, by_family, as_jso
                     writer.writerow(row)
                     written += 1
     if out:
-        click.echo(f"wrote {written} rows to {out}", err=True)
+        kind = "JSON lines" if as_json else "CSV rows"
+        say(f"wrote {written:,} {kind if written != 1 else kind[:-1]} to {shown_name(out)}",
+            err=True)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import shlex
+
 import click
 import numpy as np
 
-from .. import driver
-from ..deck import DeckError
-from .common import COUNT, RUN_ID, UserError, deck_option, open_store, print_summary
+from .. import compiling, driver
+from ..cards.deck import DeckError
+from .common import COUNT, RUN_ID, UserError, deck_option, open_store, print_summary, say
+from .compile import COMPILE_ONLY
+from .device import device_option, device_params
 from .game import GameChoice, game_options
 from .options import RunOptions, SearchOptions, run_options, search_options
 
@@ -35,12 +39,27 @@ def run_params(deck_spec: str, players: int, options: SearchOptions,
 
 
 def launch(strategy: str, params: dict, options: RunOptions) -> None:
-    """Start a run on the workers or cluster ``options`` name, and print its summary."""
+    """Start a run on the workers or cluster ``options`` name, and print its summary (under
+    ``beggar-search compile``: compile its kernels, and start nothing)."""
+    if click.get_current_context().meta.get(COMPILE_ONLY):
+        from ..strategies import STRATEGIES, warm_up
+
+        compiling.warm(warm_up, strategy, STRATEGIES[strategy].prepare(params))
+        return
     factory, workers = options.pool()
     with open_store(options.db_path) as store:
         summary = driver.start(store, strategy, params, workers, options.quiet,
                                pool_factory=factory)
-    print_summary(summary, options.as_json)
+        print_summary(summary, options.as_json)
+        say_how_to_resume(summary, store)
+
+
+def say_how_to_resume(summary: dict, store) -> None:
+    """After a run that stopped before its end: the command that continues it, on stderr."""
+    if summary["status"] == "stopped":
+        say(f"beggar-search: run {summary['run']} stopped; continue it with `beggar-search"
+            f" search resume --db {shlex.quote(str(store.path))} --run {summary['run']}`",
+            err=True)
 
 
 @click.group()
@@ -59,11 +78,14 @@ def players_option(function):
               help="Deals to play [default: until Ctrl-C or --hours].")
 @deck_option
 @players_option
-@game_options
 @search_options
-def random_search(deals, deck_spec, players, game, options):
+@device_option
+@game_options  # listed last in --help: the ratscrew options together
+def random_search(deals, deck_spec, players, game, device, options):
     """Play uniformly random deals; keep the longest games and every loop."""
-    launch("random", run_params(deck_spec, players, options, game, deals=deals), options)
+    on_device = device_params(device, players, game.ers)
+    launch("random", run_params(deck_spec, players, options, game, deals=deals, **on_device),
+           options)
 
 
 @search.command("enumerate")
@@ -73,10 +95,12 @@ def random_search(deals, deck_spec, players, game, options):
               help="First deal index.")
 @click.option("--count", type=COUNT, default=None,
               help="Deals to play [default: to the end of the deck's deals].")
-@game_options
 @search_options
-def enumerate_search(deck_spec, players, start, count, game, options):
+@device_option
+@game_options  # listed last in --help: the ratscrew options together
+def enumerate_search(deck_spec, players, start, count, game, device, options):
     """Play every deal from index START on (see `beggar-search deal --help` for the index)."""
+    on_device = device_params(device, players, game.ers)
     try:
         total = game.deck(deck_spec).count_deals(players)
     except DeckError as error:
@@ -86,8 +110,11 @@ def enumerate_search(deck_spec, players, start, count, game, options):
     count = total - start if count is None else count
     if start + count > total:
         raise UserError(f"--start {start} --count {count} runs past the last deal ({total - 1})")
-    params = run_params(deck_spec, players, options, game, start=start, deals=count)
-    params["seed"] = options.seed  # an enumeration draws nothing at random
+    params = run_params(deck_spec, players, options, game, start=start, deals=count,
+                        **on_device)
+    params["seed"] = options.seed  # an enumeration draws nothing at random...
+    if options.seed is None and game.ers and not game.slaps(players).deterministic:
+        params["seed"] = 0  # ...but odds slaps: drawn from seed 0, as with no seed
     launch("enumerate", params, options)
 
 
@@ -101,5 +128,11 @@ def resume(run_id, options):
     """
     factory, workers = options.pool()
     with open_store(options.db_path, create=False, writing=True) as store:
-        summary = driver.resume(store, run_id, workers, options.quiet, pool_factory=factory)
-    print_summary(summary, options.as_json)
+        run = store.run(run_id)
+        if run.status == "done":  # nothing to play, and nothing written (not even its time)
+            say(f"beggar-search: run {run.id} is already done: nothing to resume", err=True)
+            print_summary(driver.summarise(store, run.id), options.as_json)
+            return
+        summary = driver.resume(store, run.id, workers, options.quiet, pool_factory=factory)
+        print_summary(summary, options.as_json)
+        say_how_to_resume(summary, store)

@@ -14,7 +14,7 @@ against the oracle like every other kernel.
 
 import numpy as np
 
-from ..deck import STANDARD
+from ..cards.deck import STANDARD
 from ..jit import kernel
 from .random import shuffle
 

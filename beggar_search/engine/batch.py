@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..deck import MAX_PLAYERS
+from ..cards.deck import MAX_PLAYERS
 from ..jit import kernel
 from . import rules
 from .random import shuffle
@@ -69,7 +69,11 @@ def _grown(array, used):
     if used < array.shape[0]:
         return array
     bigger = np.zeros((2 * array.shape[0],) + array.shape[1:], dtype=array.dtype)
-    bigger[:used] = array[:used]
+    # element by element, not ``bigger[:used] = array[:used]``: a slice assignment
+    # compiles Numba's shape-mismatch error (string formatting), seconds of a cold start
+    source, target = array.reshape(array.size), bigger.reshape(bigger.size)
+    for i in range(used * (array.size // array.shape[0])):
+        target[i] = source[i]
     return bigger
 
 
@@ -134,8 +138,10 @@ def record_game(position, row, deal, counts, histogram, top_positions, top_rows,
     else:
         slot = counts[C_TOP_MIN]
     top_positions[slot] = position
-    top_rows[slot, :] = row
-    top_deals[slot, :] = deal
+    for i in range(row.shape[0]):  # not slices: see ``_grown``
+        top_rows[slot, i] = row[i]
+    for i in range(deal.shape[0]):
+        top_deals[slot, i] = deal[i]
     if counts[C_TOP_FILLED] == k:  # find the new shortest: fewest cards, latest position
         worst = 0
         for i in range(1, k):
@@ -154,8 +160,10 @@ def record_loop(position, row, deal, counts, loop_positions, loop_rows, loop_dea
     loop_rows = _grown(loop_rows, kept)
     loop_deals = _grown(loop_deals, kept)
     loop_positions[kept] = position
-    loop_rows[kept, :] = row
-    loop_deals[kept, :] = deal
+    for i in range(row.shape[0]):  # not slices: see ``_grown``
+        loop_rows[kept, i] = row[i]
+    for i in range(deal.shape[0]):
+        loop_deals[kept, i] = deal[i]
     counts[C_LOOPS_KEPT] = kept + 1
     return loop_positions, loop_rows, loop_deals
 
@@ -213,7 +221,11 @@ def next_permutation(sequence):
     while sequence[j] <= sequence[i]:
         j -= 1
     sequence[i], sequence[j] = sequence[j], sequence[i]
-    sequence[i + 1:] = sequence[i + 1:][::-1].copy()
+    low, high = i + 1, n - 1  # reversed in place (not slices: see ``_grown``)
+    while low < high:
+        sequence[low], sequence[high] = sequence[high], sequence[low]
+        low += 1
+        high -= 1
     return True
 
 

@@ -64,6 +64,7 @@ from .rules import (
     WIN,
 )
 
+MULTI = 1  # ``multi`` of the kernels below: any number, 2 to 4 players (None: 2 only)
 LONG_TRICKS = 1500  # past this many tricks a game is replayed by the general engine
 LOW32 = np.int64(0xFFFFFFFF)
 DRAW_PLACES, DRAW_SHUFFLE = 0, 1  # how random_chunk draws its deals (see the docstring)
@@ -260,10 +261,15 @@ def penalty_kinds(sorted_cards):
     kinds = np.zeros(n_penalty, dtype=np.int64)
     k = 0
     for card in sorted_cards:
-        if card > 0:
-            kinds[k] = np.int64(card) - 1
+        if card > 0:  # insertion sort (at most 64 cards): np.sort costs a cold start 1.5 s
+            kind = np.int64(card) - 1
+            i = k
+            while i > 0 and kinds[i - 1] > kind:
+                kinds[i] = kinds[i - 1]
+                i -= 1
+            kinds[i] = kind
             k += 1
-    return np.sort(kinds)
+    return kinds
 
 
 @inlined_kernel
@@ -410,11 +416,22 @@ def fast_limit(max_tricks):
 
 
 @kernel
-def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scratch, recorder):
+def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scratch, recorder,
+                     multi):
     """Play a block of deals and record them at positions ``base``..; returns the recorder."""
+    play_block(pens, los, his, size, split, leader, fast_limit(max_tricks), scratch[3], multi)
+    return record_played(pens, los, his, size, base, split, leader, max_tricks, scratch,
+                         recorder)
+
+
+@kernel
+def record_played(pens, los, his, size, base, split, leader, max_tricks, scratch, recorder):
+    """Record a played block (its packed results in ``scratch``'s last array, as
+    ``play_block`` gives them with ``fast_limit(max_tricks)``) at positions ``base``..;
+    a game too long for the fast path is replayed by the general engine.  Returns the
+    recorder.  The GPU engine (``gpu/engine.py``) records its blocks here too."""
     deal, flat, row, packed = scratch
     total = deal.shape[0]
-    play_block(pens, los, his, size, split, leader, fast_limit(max_tricks), packed)
     # unpacked once: only a game the general engine replays can grow the loop arrays, and
     # batch.record gives the recorder back for it
     counts, histogram = recorder.counts, recorder.histogram
@@ -441,14 +458,16 @@ def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scra
 
 
 @kernel
-def play_block(pens, los, his, n, split, leader, limit, packed):
+def play_block(pens, los, his, n, split, leader, limit, packed, multi=MULTI):
     """Play deals 0..n-1 between the hands of ``split`` (2 to 4, none empty); packed results.
 
     With 3 or 4 players, ``bitboard_multi`` plays each game until two players are left in;
-    the lockstep plays those ends from there.
+    the lockstep plays those ends from there.  ``multi`` None: ``split`` is 2 players, and
+    the 3- and 4-player code is left out of the compiled kernel (a branch on None that
+    Numba prunes when it compiles: a cold 2-player search compiles a fifth less).
     """
     total = split.sum()
-    if split.shape[0] == 2:
+    if multi is None or split.shape[0] == 2:
         firsts = np.full(n + 1, split[0], dtype=np.int64)
         starts = np.zeros(n + 1, dtype=np.int64)
         _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed)
@@ -464,17 +483,26 @@ def play_block(pens, los, his, n, split, leader, limit, packed):
 
 
 @kernel
-def _scratch(total, players):
+def new_scratch(total, players, block):
+    """The scratch arrays of ``record_played``: one deal, the hands, a result row and the
+    packed results of a block of ``block`` deals (and the dummy deal)."""
     return (np.zeros(total, dtype=np.uint8), np.zeros((players, CAPACITY), dtype=np.uint8),
-            np.zeros(RESULT_LEN, dtype=np.int64), np.zeros(BLOCK + 1, dtype=np.int64))
+            np.zeros(RESULT_LEN, dtype=np.int64), np.zeros(block + 1, dtype=np.int64))
 
 
 # ---- the chunk kernels -----------------------------------------------------------------
 
+def multi_for(split) -> int | None:
+    """The kernels' ``multi`` for hands of ``split``: None for 2 players (the kernel then
+    compiles without the 3- and 4-player code), ``MULTI`` otherwise."""
+    return None if len(split) == 2 else MULTI
+
+
 @kernel
-def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorder):
+def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorder, multi=MULTI):
     """Play ``n_deals`` uniformly random deals of the deck ``sorted_cards`` between the
-    hands of ``split`` (player 1 leads), drawn from ``stream`` by ``draw``.
+    hands of ``split`` (player 1 leads), drawn from ``stream`` by ``draw``; ``multi``: see
+    ``play_block`` (``multi_for`` gives it).
 
     Same semantics and recorder as ``batch.random_chunk`` (positions 0..n_deals-1); with
     DRAW_SHUFFLE the deals are the ones ``batch.random_chunk`` plays.
@@ -484,33 +512,34 @@ def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorde
     kinds = penalty_kinds(sorted_cards)
     sequence = sorted_cards.copy()
     pens, los, his, _ = new_masks(BLOCK)
-    scratch = _scratch(total, split.shape[0])
+    scratch = new_scratch(total, split.shape[0], BLOCK)
     for base in range(0, n_deals, BLOCK):
         size = min(BLOCK, n_deals - base)
         fill_random(stream, draw, order, kinds, sequence, pens, los, his, size)
         recorder = _play_and_record(pens, los, his, size, base, split, 0, max_tricks, scratch,
-                                    recorder)
+                                    recorder, multi)
     return recorder
 
 
 @kernel
-def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder):
+def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder, multi=MULTI):
     """Play ``n_deals`` consecutive deals in index order from ``first_sequence``
-    as ``batch.enumerate_chunk``."""
+    as ``batch.enumerate_chunk``; ``multi``: see ``play_block``."""
     sequence = first_sequence.copy()
     pens, los, his, _ = new_masks(BLOCK)
-    scratch = _scratch(sequence.shape[0], split.shape[0])
+    scratch = new_scratch(sequence.shape[0], split.shape[0], BLOCK)
     for base in range(0, n_deals, BLOCK):
         size = min(BLOCK, n_deals - base)
         fill_enumerated(sequence, base > 0, pens, los, his, size)
         recorder = _play_and_record(pens, los, his, size, base, split, 0, max_tricks, scratch,
-                                    recorder)
+                                    recorder, multi)
     return recorder
 
 
 @kernel
-def play_sequences(sequences, split, leader, max_tricks, results):
-    """Play deals (rows of card values, hand 1 then hand 2) as ``rules.play_sequences``."""
+def play_sequences(sequences, split, leader, max_tricks, results, multi=MULTI):
+    """Play deals (rows of card values, hand 1 then hand 2) as ``rules.play_sequences``;
+    ``multi``: see ``play_block``."""
     if split.min() == 0:  # an empty hand: not the fast path's
         rules.play_sequences(sequences, split, leader, max_tricks, results)
         return
@@ -524,7 +553,7 @@ def play_sequences(sequences, split, leader, max_tricks, results):
         for i in range(size):
             pens[i], los[i], his[i] = masks_from(sequences[base + i], 0, 0, 0, 0)
         pens[size], los[size], his[size] = pens[0], los[0], his[0]
-        play_block(pens, los, his, size, split, leader, limit, packed)
+        play_block(pens, los, his, size, split, leader, limit, packed, multi)
         for i in range(size):
             if not _write_row(packed[i], total, results[base + i]):
                 play_general(sequences[base + i], split, leader, max_tricks, flat,
@@ -550,5 +579,5 @@ def generate(stream: np.ndarray, n_deals: int, sorted_cards: np.ndarray,
     return deals
 
 
-__all__ = ["DRAW_PLACES", "DRAW_SHUFFLE", "enumerate_chunk", "generate", "next_deal",
+__all__ = ["DRAW_PLACES", "DRAW_SHUFFLE", "enumerate_chunk", "generate", "multi_for", "next_deal",
            "play_sequences", "play_splits", "random_chunk"]

@@ -20,8 +20,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..cards.ranked import RANK_VALUES
 from ..jit import kernel
-from ..ranked import RANK_VALUES
 from . import batch
 from .random import next_u64, shuffle
 from .rules import (

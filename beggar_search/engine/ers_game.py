@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..ranked import RANKS, RankedDeal, RankedDeck
-from ..slaps import SlapRules
+from ..cards.ranked import RANKS, RankedDeal, RankedDeck
+from ..cards.slaps import SlapRules
 from . import ers, rules
 from .game import Result, TrickRecord, game_states, mark_cycle
 from .rules import RESULT_LEN

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..deck import LETTERS, Deal, Deck
+from ..cards.deck import LETTERS, Deal, Deck
 from . import rules
 from .rules import (
     OUTCOMES,

@@ -41,12 +41,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..deck import STANDARD, Deck
-from ..games import BMN, ERS, deck_of, game_of
-from ..slaps import SlapRules
+from ..cards.deck import STANDARD, Deck
+from ..cards.params import BMN, ERS, deck_of, game_of
+from ..cards.slaps import SlapRules
+from ..gpu import engine as gpu
 from . import batch, bitboard, ers, rules
 from .batch import Recorder
-from .bitboard import DRAW_PLACES, DRAW_SHUFFLE
+from .bitboard import DRAW_PLACES, DRAW_SHUFFLE, multi_for
 from .rules import RESULT_LEN
 
 RANDOM, ENUMERATE, SEQUENCES = "random", "enumerate", "sequences"
@@ -88,18 +89,23 @@ def _bitboard_fits(deck: Deck, players: int) -> bool:
 
 def _places_random(stream, n_deals, deck, split, max_tricks, recorder):
     return bitboard.random_chunk(stream, n_deals, deck.sorted_cards(), split, DRAW_PLACES,
-                                 max_tricks, recorder)
+                                 max_tricks, recorder, multi_for(split))
+
+
+def _bitboard_enumerate(first_sequence, n_deals, split, max_tricks, recorder):
+    return bitboard.enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder,
+                                    multi_for(split))
 
 
 def _bitboard_sequences(sequences, split, max_tricks, rows):
-    bitboard.play_sequences(sequences, split, 0, max_tricks, rows)
+    bitboard.play_sequences(sequences, split, 0, max_tricks, rows, multi_for(split))
 
 
 def _general_random(stream, n_deals, deck, split, max_tricks, recorder):
     """The general engine's draw (the whole deck shuffled), played by the fastest kernel."""
     if _bitboard_fits(deck, len(split)):
         return bitboard.random_chunk(stream, n_deals, deck.sorted_cards(), split, DRAW_SHUFFLE,
-                                     max_tricks, recorder)
+                                     max_tricks, recorder, multi_for(split))
     return batch.random_chunk(stream, n_deals, deck.sorted_cards(), split, max_tricks, recorder)
 
 
@@ -111,7 +117,7 @@ BITBOARD = Kernel(
     name="bitboard",  # engine/bitboard.py and engine/bitboard_multi.py
     fits=_bitboard_fits,
     random=_places_random,
-    enumerate=bitboard.enumerate_chunk,
+    enumerate=_bitboard_enumerate,
     sequences=_bitboard_sequences,
     chunk_size=1 << 21,
 )
@@ -149,6 +155,8 @@ ERS_KERNEL = Kernel(
     game=ERS,
 )
 KERNELS = (BITBOARD, FAST2, GENERAL, ERS_KERNEL)  # fastest first, per game
+# the random kernels the GPU engine (``gpu/engine.py``) plays, and how each draws its deals
+GPU_DRAWS = {BITBOARD.name: DRAW_PLACES, FAST2.name: DRAW_PLACES, GENERAL.name: DRAW_SHUFFLE}
 
 
 def choose(deck: Deck, players: int, source: str, game: str = BMN) -> Kernel:
@@ -185,9 +193,11 @@ class Engine:
     """Plays a run's chunks, each with the fastest kernel that applies."""
 
     def __init__(self, deck: Deck, players: int, max_tricks: int = 0,
-                 random: Kernel | None = None, slaps: SlapRules | None = None):
+                 random: Kernel | None = None, slaps: SlapRules | None = None,
+                 device: str = gpu.CPU):
         """``slaps``: Egyptian ratscrew's slap rules (``deck`` then a ranked deck); None
-        for Beggar-my-neighbour."""
+        for Beggar-my-neighbour.  ``device``: ``gpu`` plays random and enumerated deals on
+        the GPU engine (two players of Beggar-my-neighbour; the same results)."""
         self.deck = deck
         self.players = players
         self.max_tricks = int(max_tricks or 0)
@@ -198,22 +208,37 @@ class Engine:
         if not self.random.serves(RANDOM, deck, players, self.game):
             raise ValueError(f"engine {self.random.name} cannot play deck {deck.spec} "
                              f"between {players} players")
+        self.device = device
+        if device != gpu.CPU and (self.game != BMN or players != 2
+                                  or self.random.name not in GPU_DRAWS):
+            raise ValueError(f"device {device} cannot play {self.game} deals of engine "
+                             f"{self.random.name} between {players} players")
 
     @classmethod
     def for_run(cls, params: dict) -> Engine:
-        """The engine that plays a run's chunks, from its stored ``params``."""
+        """The engine that plays a run's chunks, from its stored ``params`` (a run stored
+        with ``device: gpu`` resumed where no GPU is usable: a ``UserError``)."""
         slaps = SlapRules.from_params(params) if game_of(params) == ERS else None
+        device = params.get("device") or gpu.CPU
+        gpu.check_device(device, int(params["players"]), slaps is not None)
         return cls(deck_of(params), int(params["players"]),
-                   int(params.get("max_tricks") or 0), random_kernel(params), slaps)
+                   int(params.get("max_tricks") or 0), random_kernel(params), slaps, device)
 
     def random_chunk(self, stream: np.ndarray, n_deals: int, recorder: Recorder) -> Recorder:
         """``n_deals`` random deals drawn from ``stream`` by the run's random kernel."""
+        if self.device == gpu.GPU:
+            return Recorder(*gpu.random_chunk(stream, n_deals, self.deck.sorted_cards(),
+                                              self.split, GPU_DRAWS[self.random.name],
+                                              self.max_tricks, recorder))
         return Recorder(*self.random.random(stream, n_deals, self.deck, self.split,
                                             self.max_tricks, recorder, *self.game_args))
 
     def enumerate_chunk(self, first_sequence: np.ndarray, n_deals: int,
                         recorder: Recorder) -> Recorder:
         """``n_deals`` consecutive deals in index order from ``first_sequence``."""
+        if self.device == gpu.GPU:
+            return Recorder(*gpu.enumerate_chunk(first_sequence, n_deals, self.split,
+                                                 self.max_tricks, recorder))
         kernel = choose(self.deck, self.players, ENUMERATE, self.game)
         return Recorder(*kernel.enumerate(first_sequence, n_deals, self.split, self.max_tricks,
                                           recorder, *self.game_args))

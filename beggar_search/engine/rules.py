@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..deck import MAX_CARDS, MAX_PLAYERS
+from ..cards.deck import MAX_CARDS, MAX_PLAYERS
 from ..jit import inlined_kernel, kernel
 
 CAPACITY = MAX_CARDS  # ring buffer length per hand: a power of two holding the deck

@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import count
 
+from ..cards.params import ERS, deck_of, game_of, notation_of
+from ..cards.slaps import SlapRules
 from ..engine.batch import ChunkSummary, Recorder, new_recorder
 from ..engine.kernels import RANDOM, Engine, choose, random_kernel
 from ..engine.merging import families
-from ..games import ERS, deck_of, game_of, notation_of
-from ..records import ChunkRecord
-from ..slaps import SlapRules
+from ..store.records import ChunkRecord
 
 PENDING = "pending"  # what ``plan`` yields while its next chunks wait on chunks in flight
 

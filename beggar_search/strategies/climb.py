@@ -29,16 +29,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..deck import Deal, DeckError
+from ..backward.closure import BMN_STEP, backward_closure, ers_step
+from ..cards.deck import Deal, DeckError
+from ..cards.params import ERS, game_of
+from ..cards.ranked import RankedDeal
+from ..cards.slaps import SlapRules
 from ..engine import batch, ers_game
 from ..engine.batch import Recorder
-from ..engine.closure import BMN_STEP, backward_closure, ers_step
 from ..engine.game import trajectory
 from ..engine.merging import families
 from ..engine.random import chunk_stream
-from ..games import ERS, game_of
-from ..ranked import RankedDeal
-from ..slaps import SlapRules
 from .base import ChunkJob, Strategy
 
 CLIMB_CHUNKS = 8  # random deals per chunk: this many of a random search's (docs/records.md)

@@ -17,16 +17,16 @@ import time
 
 import numpy as np
 
-from ..deck import Deal, Deck, format_state, parse_state
+from ..cards.deck import Deal, Deck, format_state, parse_state
+from ..cycles.kept import new_kept, state_arrays, state_hands
+from ..cycles.perturb import perturb_chunk
 from ..engine import batch
 from ..engine.batch import ChunkSummary
-from ..engine.cycles import new_kept, state_arrays, state_hands
 from ..engine.game import cycle_key, play_state, state_cycle
-from ..engine.perturb import perturb_chunk
 from ..engine.random import chunk_stream
-from ..records import MET, CycleRecord, InTree
+from ..games.loops import CASELLA, record_loop, rotations
+from ..store.records import MET, CycleRecord, InTree
 from .base import ChunkJob, Strategy
-from .loops import CASELLA, record_loop, rotations
 
 MAX_FOUND = 64  # new cycles kept per chunk; more are counted, not kept
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..deck import unrank_sequence
+from ..cards.deck import unrank_sequence
 from ..engine.batch import Recorder
 from ..engine.random import chunk_stream
 from .base import ChunkJob, Strategy

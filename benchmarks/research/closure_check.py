@@ -18,9 +18,9 @@ import time
 
 import numpy as np
 
-from beggar_search.deck import Deal, Deck, parse_state
-from beggar_search.engine import moves
-from beggar_search.engine.cycles import (
+from beggar_search.cards.deck import Deal, Deck, parse_state
+from beggar_search.cycles import moves
+from beggar_search.cycles.kept import (
     KeptCycles,
     new_exact,
     play_and_keep,
@@ -29,8 +29,8 @@ from beggar_search.engine.cycles import (
 )
 from beggar_search.engine.game import cycle_key, cycle_name, play_state, state_cycle
 from beggar_search.engine.random import below, chunk_stream
+from beggar_search.games.loops import CASELLA
 from beggar_search.jit import kernel
-from beggar_search.strategies.loops import CASELLA
 
 ROOM = 100_000  # cycles kept per generation (the known ones first)
 

@@ -21,8 +21,8 @@ import time
 
 import numpy as np
 
-from beggar_search.deck import Deck, format_state, parse_state
-from beggar_search.engine.cycles import (
+from beggar_search.cards.deck import Deck, format_state, parse_state
+from beggar_search.cycles.kept import (
     new_exact,
     new_kept,
     play_and_keep,
@@ -32,7 +32,7 @@ from beggar_search.engine.cycles import (
 from beggar_search.engine.game import cycle_name, play_state
 from beggar_search.engine.random import below, chunk_stream
 from beggar_search.jit import kernel
-from beggar_search.strategies.seeding import grow_skeletons, skeleton_states
+from beggar_search.strategies.factory.seeding import grow_skeletons, skeleton_states
 
 CHUNK = 1 << 18  # tries between two looks at the clock
 KEEP = 64  # cycles kept per chunk

@@ -79,9 +79,8 @@ import time
 
 import numpy as np
 
-from beggar_search.deck import N_VALUES, Deck, format_state
-from beggar_search.engine import rules
-from beggar_search.engine.cycles import (
+from beggar_search.cards.deck import N_VALUES, Deck, format_state
+from beggar_search.cycles.kept import (
     TRIED_BLOCK,
     is_new_cycle,
     keep_cycle,
@@ -93,8 +92,9 @@ from beggar_search.engine.cycles import (
     state_arrays,
     state_hands,
 )
+from beggar_search.cycles.perturb import random_state_cycles
+from beggar_search.engine import rules
 from beggar_search.engine.game import play_state, state_cycle
-from beggar_search.engine.perturb import random_state_cycles
 from beggar_search.engine.random import chunk_stream, shuffle
 from beggar_search.jit import kernel
 
@@ -603,8 +603,8 @@ def run_isolation(args):
     """The reference cycle (Zanotto's deal): its fair deals, its penalty shape's period,
     its family under value changes, and whether any smaller deck's loop lies below it (the
     inverse of growth and of padding)."""
-    from beggar_search.deck import parse_state
-    from beggar_search.engine.closure import backward_closure
+    from beggar_search.backward.closure import backward_closure
+    from beggar_search.cards.deck import parse_state
     from beggar_search.reach import reach_state
 
     hands, leader = parse_state(args.state)
@@ -795,8 +795,8 @@ def relabel(cycles, room=10_000, flip=True):
 def run_relabel(args):
     """Every arrangement of the penalty values on the penalty places of every state of
     (a) the reference cycle, (b) the full-size cycles the ``grow`` seeding meets."""
-    from beggar_search.deck import parse_state
-    from beggar_search.strategies.seeding import skeleton_and_pad
+    from beggar_search.cards.deck import parse_state
+    from beggar_search.strategies.factory.seeding import skeleton_and_pad
 
     started = time.perf_counter()
     seeded = skeleton_and_pad(Deck.parse("camicia"), args.seed, want=args.want)

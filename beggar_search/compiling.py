@@ -1,0 +1,173 @@
+"""Compiling the kernels where people can see it, and stop it.
+
+Numba compiles a kernel the first time it is called with new argument types, unless its
+cache holds it (``jit``); a cold cache makes a command's first run compile for tens of
+seconds.  ``watch`` (installed once by the command line) hears each compile Numba starts
+(a cache miss: loading from the cache says nothing) and says on stderr, before the first,
+what is compiling and that it happens once; ``compiled_line`` gives the count and the
+time it took, for the command's end or its summary.
+
+``warm(function)`` runs a warm-up (a search's kernels, before its run is created) in a
+thread: the main thread stays free to tick a counter on a terminal and to answer Ctrl-C
+at once, however long Numba holds on to the compile (it cannot be stopped half-way).
+A Ctrl-C there raises ``CompileInterrupted`` in the main thread; the command line then
+exits 130 at once (``exit_now``: the compile thread is left to the operating system, and
+no run has been created).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+TICK = 0.5  # seconds between two readings of the counter on a terminal
+
+
+class CompileInterrupted(KeyboardInterrupt):
+    """Ctrl-C while the kernels compiled: the command stops, no run is created."""
+
+
+@dataclass
+class Watch:
+    """What Numba compiled in this process: specialisations done, seconds spent, and what
+    the notice names (``what``: the command)."""
+
+    what: str = "this command"
+    quiet: bool = False
+    done: int = 0
+    seconds: float = 0.0
+    depth: int = 0
+    since: float = 0.0  # when the outermost compile under way started
+    announced: bool = False
+    reported: int = 0  # specialisations already said by a ``compiled ...`` line
+    reporting: bool = True  # False: the caller says what was compiled (``compile``)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def started(self) -> None:
+        """A compile starts (Numba's ``numba:compile`` event)."""
+        with self.lock:
+            if self.depth == 0:
+                self.since = time.monotonic()
+            self.depth += 1
+            first = not self.announced
+            self.announced = True
+        if first:
+            self.say(f"compiling the kernels of {self.what} (first run only: Numba caches"
+                     " them; `beggar-search compile` does it ahead; Ctrl-C stops)")
+
+    def ended(self) -> None:
+        """A compile ends: one more specialisation compiled."""
+        with self.lock:
+            self.depth -= 1
+            self.done += 1
+            if self.depth == 0:
+                self.seconds += time.monotonic() - self.since
+
+    def elapsed(self) -> float:
+        """Seconds spent compiling so far, the compile under way included."""
+        with self.lock:
+            running = time.monotonic() - self.since if self.depth else 0.0
+            return self.seconds + running
+
+    def say(self, text: str) -> None:
+        """One line on stderr (not with ``--quiet``)."""
+        if not self.quiet:
+            print(f"beggar-search: {text}", file=sys.stderr, flush=True)
+
+
+WATCH = Watch()
+_installed = []
+
+
+def watch(what: str, quiet: bool = False) -> Watch:
+    """Hear every compile of this process from now on, naming ``what`` in the notice;
+    the one ``Watch`` (installed once, renamed on later calls)."""
+    WATCH.what, WATCH.quiet = what, quiet
+    if not _installed:
+        from numba.core import event
+
+        class Listener(event.Listener):
+            def on_start(self, event):
+                WATCH.started()
+
+            def on_end(self, event):
+                WATCH.ended()
+
+        _installed.append(Listener())
+        event.register("numba:compile", _installed[0])
+    return WATCH
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 kernel``, ``2 kernels``: a count with its noun, thousands separated."""
+    return f"{count:,} {noun if count == 1 else (nouns or noun + 's')}"
+
+
+def compiled_line() -> str | None:
+    """``compiled 64 kernels in 27.3 s`` (all this process compiled), or None."""
+    if not WATCH.done:
+        return None
+    return f"compiled {plural(WATCH.done, 'kernel')} in {WATCH.seconds:.1f} s"
+
+
+def report() -> None:
+    """Say ``compiled ...`` on stderr once compiling is over, if it has not been said."""
+    if WATCH.reporting and WATCH.done > WATCH.reported and not WATCH.depth:
+        WATCH.reported = WATCH.done
+        WATCH.say(compiled_line())
+
+
+def warm(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` (what may compile kernels: a warm-up, or one game) in a
+    thread, the main thread ticking a counter on a terminal and answering Ctrl-C at once
+    (``CompileInterrupted``); its result, or its own error raised here."""
+    if threading.current_thread() is not threading.main_thread():
+        return function(*args, **kwargs)
+    failure, result = [], []
+
+    def target():
+        try:
+            result.append(function(*args, **kwargs))
+        except BaseException as error:  # handed to the main thread
+            failure.append(error)
+
+    asked = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: asked.append(signum))
+    thread = threading.Thread(target=target, name="compile", daemon=True)
+    ticking = sys.stderr.isatty() and not WATCH.quiet
+    shown = False
+    try:
+        thread.start()
+        while thread.is_alive():
+            thread.join(TICK)
+            if asked:
+                raise CompileInterrupted
+            if ticking and WATCH.depth:
+                shown = True
+                print(f"\r  compiling: {plural(WATCH.done, 'kernel')} done,"
+                      f" {WATCH.elapsed():.0f} s", end="", file=sys.stderr, flush=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if shown:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    if failure:
+        raise failure[0]
+    report()
+    return result[0]
+
+
+def compiling_now() -> bool:
+    """Whether a warm-up thread is still compiling (a Ctrl-C left it running)."""
+    return any(t.name == "compile" and t.is_alive() for t in threading.enumerate())
+
+
+def exit_now(status: int) -> None:
+    """Exit at once with ``status``, leaving a compile thread to the operating system
+    (Numba's compiler may not be interrupted, nor the interpreter shut down under it)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)

@@ -1,0 +1,98 @@
+"""Growing cycles of small decks into cycles of a large one, as kernels.
+
+Random states of a large deck practically never loop; those of a small, penalty-rich
+deck often do.  ``grow_one`` inserts a card, or a short block of cards, at every place of
+every hand of each state given and keeps the cycles the results fall into (cycles of a
+slightly bigger deck); ``pad_runs`` inserts the missing plain cards as one run in each of two
+hands, at every pair of places and every division of the run, and keeps the cycles met.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..jit import kernel
+from .kept import new_exact, play_and_keep
+
+
+@kernel
+def grow_one(states, block, found, counts):
+    """Insert the cards ``block`` (in that order) at every place of each of ``states``
+    (``cycles.StateRows``); keep the cycles met in ``found`` (``cycles.KeptCycles`` of
+    states ``len(block)`` cards longer).  Returns the cycles kept; ``counts`` gets [tries,
+    loops].
+    """
+    sequences, sizes, leaders = states
+    players = sizes.shape[1]
+    n = sequences.shape[1]
+    width = block.shape[0]
+    out = np.zeros(n + width, dtype=np.uint8)
+    out_sizes = np.zeros(players, dtype=np.int64)
+    exact = new_exact(players)
+    kept = 0
+    for s in range(sequences.shape[0]):
+        start = 0
+        for hand in range(players):
+            for place in range(sizes[s, hand] + 1):
+                at = start + place
+                out[:at] = sequences[s, :at]
+                out[at:at + width] = block
+                out[at + width:] = sequences[s, at:]
+                out_sizes[:] = sizes[s]
+                out_sizes[hand] += width
+                kept = play_and_keep(out, out_sizes, leaders[s], exact, counts, found, kept)
+            start += sizes[s, hand]
+    return kept
+
+
+@kernel
+def pad_runs(states, missing, found, counts, budget):
+    """Insert ``missing`` plain cards as a run in each of two hands (two players).
+
+    For each of ``states`` (``cycles.StateRows``): p cards at every place of hand 1 and
+    ``missing - p`` at every place of hand 2, for every p.  Stops after ``budget`` tries;
+    returns the cycles kept in ``found``; ``counts`` gets [tries, loops].
+    """
+    sequences, sizes, leaders = states
+    n = sequences.shape[1]
+    out = np.zeros(n + missing, dtype=np.uint8)
+    out_sizes = np.zeros(2, dtype=np.int64)
+    exact = new_exact(2)
+    kept = 0
+    for s in range(sequences.shape[0]):
+        first, second = sizes[s, 0], sizes[s, 1]
+        for p in range(missing + 1):
+            for i in range(first + 1):
+                for j in range(second + 1):
+                    if counts[0] >= budget:
+                        return kept
+                    w = 0
+                    for k in range(first):
+                        if k == i:
+                            for _ in range(p):
+                                out[w] = 0
+                                w += 1
+                        out[w] = sequences[s, k]
+                        w += 1
+                    if i == first:
+                        for _ in range(p):
+                            out[w] = 0
+                            w += 1
+                    for k in range(second):
+                        if k == j:
+                            for _ in range(missing - p):
+                                out[w] = 0
+                                w += 1
+                        out[w] = sequences[s, first + k]
+                        w += 1
+                    if j == second:
+                        for _ in range(missing - p):
+                            out[w] = 0
+                            w += 1
+                    out_sizes[0] = first + p
+                    out_sizes[1] = second + missing - p
+                    if out_sizes[0] == 0 or out_sizes[1] == 0:
+                        continue
+                    kept = play_and_keep(out, out_sizes, leaders[s], exact, counts, found,
+                                         kept)
+    return kept

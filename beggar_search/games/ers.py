@@ -1,0 +1,114 @@
+"""Egyptian ratscrew's states for the loop searches (a ``cycle_games.CycleGame``).
+
+Under a deterministic slap policy (``none``, ``first:P``, ``turn``) a game is a function
+of its trick-boundary state, so the factory's closure and kicks work on ratscrew's states
+as on Beggar-my-neighbour's: states are hands of rank codes (``ranked``), written
+``'leader:hands'`` in ranks, played by ``engine/ers.py`` (``ers.new_exact`` is the scratch
+that makes every search kernel play ratscrew, see ``engine.exact``).  What differs:
+
+- no fast path: the bitboard masks hold five values, not thirteen ranks;
+- renamings: under ``none`` and ``turn`` every rotation of the players keeps the game
+  (``turn`` names the player after the one who laid the card); under ``first:P`` none
+  does (player P wins every slap), so each cycle is a class of its own and has no mirror;
+- ``odds`` has no cycles: refused;
+- in-trees and fair deals come from ratscrew's own backward search (``reach.reach_state``
+  with the slap rules, ``backward/ers_step.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards.ranked import RankedDeal, RankedDeck, format_ranked_state, parse_ranked_state
+from ..cards.slaps import SlapRules
+from ..engine import batch, ers, ers_game
+from ..engine.rules import RESULT_LEN, pack_hands
+from .loops import record_row, rotations
+
+SYMMETRIC_POLICIES = ("none", "turn")  # renaming the players (a rotation) keeps the game
+WARM_DECK, WARM_DEAL = "8=2,9=2,T=1,J=2,Q=1", "88J9/J9TQ"  # loops under none, turn, first:1
+
+
+class ErsCycles:
+    """Egyptian ratscrew's states under one run's slap rules (``CycleGame``)."""
+
+    name = "ers"
+    masks = False
+
+    def __init__(self, slap_rules: SlapRules, players: int):
+        if not slap_rules.deterministic:
+            raise ValueError("the loop searches need a deterministic slap policy (none,"
+                             f" first:P or turn), not {slap_rules.policy_spec}")
+        self.slap_rules = slap_rules
+        self.players = players
+        self.slaps = slap_rules.arrays(players)
+        self.symmetric = slap_rules.policy in SYMMETRIC_POLICIES
+
+    @classmethod
+    def for_run(cls, params: dict) -> ErsCycles:
+        """The run's slap rules, from its stored parameters."""
+        return cls(SlapRules.from_params(params), int(params["players"]))
+
+    def play_state(self, hands, leader: int):
+        """The game from a state, to its end."""
+        return ers_game.play_state(hands, leader, self.slap_rules)
+
+    def state_cycle(self, hands, leader: int):
+        """The states of the cycle the state plays into (or [])."""
+        return ers_game.state_cycle(hands, leader, self.slap_rules)
+
+    @staticmethod
+    def format_state(hands, leader: int) -> str:
+        """``'leader:hands'`` in ranks."""
+        return format_ranked_state(hands, leader)
+
+    @staticmethod
+    def parse_state(text: str):
+        """(hands, 0-based leader) of ``'leader:hands'`` in ranks."""
+        return parse_ranked_state(text)
+
+    @staticmethod
+    def parse_deal(text: str, deck):
+        """The hands of a ranked deal of ``deck``."""
+        return [list(hand) for hand in RankedDeal.parse(text, deck).hands]
+
+    def renamings(self, hands, leader: int):
+        """The state itself, then (``none``, ``turn``) every other rotation of the players."""
+        if self.symmetric:
+            return rotations(hands, leader)
+        return iter([([list(hand) for hand in hands], leader)])
+
+    def new_exact(self, players: int):
+        """The exact engine's scratch for ratscrew under the run's slap rules."""
+        return ers.new_exact(players, self.slaps)
+
+    def record_loop(self, recorder, position: int, deal: str, deck):
+        """A fair looping ranked deal, played again, into the chunk's recorder."""
+        ranked = RankedDeal.parse(deal, deck)
+        flat, sizes = pack_hands(ranked.hands)
+        row = np.zeros(RESULT_LEN, dtype=np.int64)
+        ers.play_game(flat, sizes, 0, 0, self.slaps, row)
+        return record_row(recorder, position, row, ranked.sequence)
+
+    def reach(self, hands, leader: int, deck, max_states: int):
+        """The in-tree of the cycle the state plays into, searched backwards under the
+        run's slap rules (``reach.reach_state``; fair deals in ranks)."""
+        from ..reach import reach_state
+
+        return reach_state(hands, leader, deck, max_states=max_states,
+                           slap_rules=self.slap_rules)
+
+    @staticmethod
+    def tiny(players: int):
+        """A ranked deck spec and a state of it (a jack, queens and twos): an even deal."""
+        return f"2={players},J=1,Q={players - 1}", [[0, 9]] + [[0, 10]] * (players - 1)
+
+    def warm_up(self) -> None:
+        """Compile the backward search and the replay of a fair deal, on a looping deal of a
+        tiny deck (the backward search compiles once, whatever the slap rules)."""
+        deck = RankedDeck.parse(WARM_DECK)
+        hands = RankedDeal.parse(WARM_DEAL, deck).hands
+        result = self.play_state(hands, 0)
+        if result.outcome == "loop":
+            self.reach(hands, 0, deck, 3000)
+        self.record_loop(batch.new_recorder(0, deck.size), 0, WARM_DEAL, deck)

@@ -1,0 +1,33 @@
+"""Serving a written report on this machine only: ``http.server`` bound to 127.0.0.1,
+its handler rooted at the site's folder (it answers nothing outside it)."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+from pathlib import Path
+
+HOST = "127.0.0.1"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """A static file handler that logs nothing (the command says where it serves)."""
+
+    def log_message(self, format, *args):
+        """Say nothing per request."""
+
+
+def make_server(folder: str | Path, port: int = 8000) -> http.server.ThreadingHTTPServer:
+    """A server of ``folder`` on 127.0.0.1:``port`` (0: any free port), not yet serving."""
+    handler = functools.partial(QuietHandler, directory=str(Path(folder).resolve()))
+    return http.server.ThreadingHTTPServer((HOST, port), handler)
+
+
+def serve(folder: str | Path, port: int, say) -> None:
+    """Serve ``folder`` until interrupted, saying its address through ``say``."""
+    with make_server(folder, port) as server:
+        say(f"serving {folder} at http://{HOST}:{server.server_address[1]}/ (Ctrl-C stops)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            say("stopped")

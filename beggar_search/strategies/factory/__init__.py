@@ -1,0 +1,665 @@
+"""The loop factory: a breadth-first closure over cycles, by small moves of their states.
+
+Loops are found near loops.  Every trick-boundary state of a known cycle is changed
+by every move of ``engine.moves`` (swap two cards, move a card, move a block of cards
+within a hand or to another, change the leader, move the split), each distinct
+result is played, and every cycle met that the run did not know joins the next
+generation.  Generation 0 is the run's starting cycles; the run ends when a
+generation brings nothing new.  Each cycle is catalogued with its in-tree (``reach``:
+every state whose play enters it, its depth, its fair deals for either leader) and
+how it was found (parent cycle and move).  Players renamed (for two players: the
+mirror image, hands swapped) a cycle is the same up to names: it is catalogued, its
+fair deals stored, but its states are not expanded a second time.
+
+Kicks.  Beside the closure, and as the whole work once it has run dry, kick rounds try
+compound perturbations of the states of every known cycle (``engine.perturb``: two or
+three random moves and a shift of the split, played on the fast kernel): single moves do
+not cross between islands of cycles, kicks do.  Every new cycle a kick meets is
+catalogued (its parent the cycle kicked, its move 'kick KIND') and walked in turn.  A run
+with kicks goes on until its hours are up, Ctrl-C, or ``until_idle`` hours without a new
+cycle; without kicks it ends when a generation and the seeding bring nothing new.
+
+Chunks.  A run may begin with a seeding round: ``seed_chunks`` chunks of random states,
+or ``GROW_CHUNKS`` chunks of skeleton and pad (``seeding = 'grow'``, see ``seeding``), for a deck
+where nothing is known; the cycles they meet join generation 0.  Once the walk has
+closed, further rounds (up to ``seed_rounds``) seek cycles in islands that no move
+reaches, while nothing is known yet, then until ``SEED_PATIENCE`` rounds in a row (or
+as many as the first cycle took) have met nothing new.  Each generation
+is a list of whole states (cycles by id, each cycle's states in notation order)
+packed into chunks of about ``chunk_size`` move numbers, numbered on from the last
+chunk of the generation before.  The chunks of a generation are planned only when
+every chunk before them is stored, and the generation's cycles are read back from
+the results file, where each cycle keeps the place (chunk, position) it was met at
+first: so a chunk is a pure function of the run's parameters and what the earlier
+generations stored, whatever the workers, the order chunks finish in, or a resume.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...cards.deck import Deck, DeckError
+from ...cards.params import deck_of, game_of
+from ...cycles import kept as cycles
+from ...cycles import moves, perturb, walk
+from ...engine import batch, rules
+from ...engine.batch import ChunkSummary
+from ...engine.game import cycle_key, cycle_name
+from ...engine.kernels import RANDOM, choose
+from ...engine.random import chunk_stream
+from ...games.bmn import BMN_CYCLES, cycle_game
+from ...store.records import CATALOGUED, MET, CycleRecord, InTree
+from ..base import PENDING, ChunkJob, Strategy
+
+SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
+SEED_FOUND = 64  # cycles a seeding chunk keeps
+SEED_ROUNDS = 64  # seeding rounds of a run from nothing, at most
+GROW_CHUNKS = 2  # skeleton-and-pad chunks a round (each its own stream), for two workers
+SEED_PATIENCE = 8  # rounds in a row meeting nothing new that end the seeding, at least
+GROW_PATIENCE = 2  # the same for skeleton-and-pad rounds (minutes each on a large deck)
+# random fair deals a random seeding chunk also plays (the fast kernels play them about
+# four times as fast as the general engine plays random states)
+SEED_CHUNK_FAIR = 4 * SEED_CHUNK_TRIES
+KICK_CHUNK_TRIES = 1 << 21  # kicks a kick chunk plays
+KICK_CHUNKS = 4  # kick chunks a kick round (kinds in turn)
+KICK_FOUND = 64  # new cycles a kick chunk keeps
+KICK_EVERY = 32  # a kick chunk after every this many walk chunks of a generation
+KICK_STATES = 8192  # states a kick chunk draws its kicks from, at most (a random sample)
+KICK_SAMPLE_PART = 2  # the chunk's stream (beside its kicks' own) that draws that sample
+REACH_STATES = 5_000_000  # budget of the backward search on each cycle catalogued
+
+
+class StartError(ValueError):
+    """A starting point that is not a looping state or deal of the run's deck."""
+
+
+@dataclass(frozen=True)
+class CycleNode:
+    """A cycle as the factory handles it: its id, canonical state and renamed copies."""
+
+    cycle: str
+    state: str  # the least state text on the cycle
+    states: tuple[str, ...]  # every state on it, in play order from ``state``
+    period_tricks: int
+    period_cards: int
+    renamed: tuple[str, ...]  # ids of the cycle with the players renamed (itself included)
+
+
+def _hands(text: str, deck: Deck, game=BMN_CYCLES):
+    """(hands, leader) of a state text ('leader:hands') or a deal (player 1 leads)."""
+    if ":" in text:
+        hands, leader = game.parse_state(text)
+    else:
+        hands, leader = game.parse_deal(text, deck), 0
+    return hands, leader
+
+
+def cycle_node(hands, leader: int, game=BMN_CYCLES) -> CycleNode | None:
+    """The cycle a state plays into, or None when its game ends (``game``: the run's
+    ``cycle_games.CycleGame``)."""
+    states = game.state_cycle(hands, leader)
+    if not states:
+        return None
+    result = game.play_state(hands, leader)
+    texts = [game.format_state(h, lead) for h, lead in states]
+    first = texts.index(min(texts))
+    texts = tuple(texts[first:] + texts[:first])  # play order from the least state
+    first_hands, first_leader = game.parse_state(texts[0])
+    renamed = tuple(sorted({game.play_state(h, lead).cycle
+                            for h, lead in game.renamings(first_hands, first_leader)}))
+    return CycleNode(result.cycle, texts[0], texts, result.period_tricks, result.period_cards,
+                     renamed)
+
+
+def start_node(text: str, deck: Deck, players: int, game=BMN_CYCLES) -> CycleNode:
+    """The cycle of a starting point; ``StartError`` when it does not loop or fit."""
+    try:
+        hands, leader = _hands(text, deck, game)
+    except (DeckError, ValueError) as error:
+        raise StartError(f"{text}: {error}") from None
+    cards = sorted(c for hand in hands for c in hand)
+    if cards != sorted(deck.sorted_cards().tolist()):
+        raise StartError(f"{text}: its cards are not those of deck {deck.spec}")
+    if len(hands) != players or not 0 <= leader < players or not hands[leader]:
+        raise StartError(f"{text}: not a state of {players} players")
+    node = cycle_node(hands, leader, game)
+    if node is None:
+        result = game.play_state(hands, leader)
+        raise StartError(f"{text}: does not loop (the game ends after {result.tricks} tricks)")
+    return node
+
+
+def renamed_states(text: str, game=BMN_CYCLES) -> list[str]:
+    """A state with the players renamed, keeping their order of play (two players: swapped),
+    where that keeps the game."""
+    hands, leader = game.parse_state(text)
+    return [game.format_state(h, lead) for h, lead in list(game.renamings(hands, leader))[1:]]
+
+
+class FactoryStrategy(Strategy):
+    """Breadth-first closure over cycles, with kicks; a chunk is whole states and all their
+    moves, a seeding round's share, or a kick round's share.
+
+    The run's ``deals`` counts the distinct states tried.
+    """
+
+    name = "factory"
+    default_chunk = 1 << 19  # move numbers per chunk (whole states)
+
+    @classmethod
+    def prepare(cls, params: dict) -> dict:
+        """The run's parameters with the factory's defaults (also the command line's)."""
+        params = super().prepare(params)
+        params.setdefault("moves", list(moves.DEFAULT_MOVES))
+        params.setdefault("blocks", list(moves.DEFAULT_BLOCKS))
+        params.setdefault("exchanges", list(moves.DEFAULT_EXCHANGES))
+        params.setdefault("seed_chunks", 0)
+        params.setdefault("seeding", "random")
+        params.setdefault("seed_rounds", 1)
+        params.setdefault("seed_fair_deals", SEED_CHUNK_FAIR)
+        params.setdefault("kicks", list(perturb.DEFAULT_KICKS))
+        params.setdefault("kick_moves", list(perturb.DEFAULT_KICK_MOVES))
+        params.setdefault("kick_shift", perturb.DEFAULT_KICK_SHIFT)
+        params.setdefault("kick_tries", KICK_CHUNK_TRIES)
+        params.setdefault("until_idle", None)
+        params.setdefault("kick_rounds", None)
+        params.setdefault("kick_every", KICK_EVERY)  # absent from older runs: no interleave
+        if not params.get("engine"):  # the kernel the seeding's fair deals are played with
+            params["engine"] = choose(deck_of(params), int(params["players"]), RANDOM,
+                                      game_of(params)).name
+        params.setdefault("reach_states", REACH_STATES)
+        return params
+
+    def __init__(self, params: dict):
+        super().__init__(params)
+        self.config = moves.move_config(params.get("moves", moves.DEFAULT_MOVES),
+                                        params.get("blocks", moves.DEFAULT_BLOCKS),
+                                        params.get("exchanges", moves.DEFAULT_EXCHANGES))
+        self.game = cycle_game(params)  # how states of the run's game are played and written
+        self.fast = self.players == 2 and self.game.masks  # tried states on the bitboard kernel
+        self.store = None
+        self.run_id = None
+
+    @property
+    def total(self) -> int | None:
+        """None: the run ends when nothing new comes (no kicks left), or when stopped."""
+        return None  # the run ends when nothing new comes (no kicks), or when stopped
+
+    def attach(self, store, run) -> None:
+        """Keep the store and run id: later chunks are planned from the cycles stored."""
+        self.store, self.run_id = store, run.id
+
+    # planning (in the parent) ---------------------------------------------
+
+    def plan(self, done: set[int]):
+        """Seeding rounds, generations and kick rounds, in the order ``_Plan`` says."""
+        return _Plan(self, done).jobs()
+
+    def stored(self, chunks: range) -> bool:
+        """Whether every chunk of ``chunks`` is in the results file."""
+        return set(chunks) <= self.store.done_chunks(self.run_id)
+
+    def job(self, chunk: int, deals: int, work: dict) -> ChunkJob:
+        """A chunk of this run: number ``chunk``, ``deals`` tries, and its phase's ``work``."""
+        return ChunkJob(self.name, chunk, deals, self.params, work)
+
+    def generation_nodes(self, generation: int, chunks: range) -> list[CycleNode]:
+        """The cycles the results file holds as met in ``generation`` first within
+        ``chunks`` (one step of the plan), first met first.
+
+        Reading only the step's own chunks keeps a resumed plan from seeing, too early, what
+        a later step (a seeding or kick round of the same generation) stored before a stop.
+        """
+        nodes = []
+        for row in self.store.family(self.run_id, generation):
+            if row["state_chunk"] in chunks:
+                nodes.append(cycle_node(*self.game.parse_state(row["state"]), self.game))
+        return nodes
+
+    def pack(self, frontier: list[CycleNode]) -> list[list[dict]]:
+        """The generation's states, in order, packed into chunks of about chunk_size moves."""
+        per_state = int(moves.move_count(self.deck.size, self.players, self.config))
+        chunks, current, size = [], [], 0
+        for node in frontier:
+            for text in reversed(node.states):  # backwards: see walk.expand
+                current.append({"cycle": node.cycle, "state": text, "owner": text == node.state,
+                                "moves": per_state})
+                size += per_state
+                if size >= self.chunk_size:
+                    chunks.append(current)
+                    current, size = [], 0
+        if current:
+            chunks.append(current)
+        return chunks
+
+    # a chunk (in a worker) -------------------------------------------------
+
+    def warm_up(self) -> None:
+        """Compile the move, kick, seeding and backward-search kernels on a tiny deck."""
+        players, game = self.players, self.game
+        tiny_deck, tiny_hands = game.tiny(players)
+        tiny = game.format_state(tiny_hands, 0)
+        node = cycle_node(tiny_hands, 0, game)
+        tiny_params = {**self.params, "deck": tiny_deck, "seed_fair_deals": 16}
+        small = FactoryStrategy(tiny_params)
+        item = {"cycle": node.cycle if node else "", "state": tiny, "owner": False, "moves": 0}
+        small.run_chunk(small.job(0, 1, {"phase": "walk", "generation": 0, "known": [],
+                                         "items": [item]}))
+        small.run_chunk(small.job(0, 16, {"phase": "seed", "known": []}))
+        small.run_chunk(small.job(0, 16, {"phase": "kick", "known": [], "generation": 0,
+                                          "kick": perturb.KICK_NAMES[0], "items": [item]}))
+        game.warm_up()
+
+    def run_chunk(self, job: ChunkJob) -> ChunkSummary:
+        """Play one chunk of its phase (seeding, kick or generation walk), timed."""
+        clock = time.perf_counter()
+        work = job.work
+        if work["phase"] == "seed":
+            summary = (self._grow_chunk(job.chunk, work) if self.params.get("seeding") == "grow"
+                       else self._seed_chunk(job.chunk, job.deals, work))
+        elif work["phase"] == "kick":
+            summary = self._kick_chunk(job.chunk, job.deals, work)
+        else:
+            summary = self._walk_chunk(job.chunk, work)
+        summary.seconds = time.perf_counter() - clock
+        return summary
+
+    def _seed_chunk(self, chunk: int, tries: int, work: dict) -> ChunkSummary:
+        """Random states (shuffled cards, random split and leader), then random fair deals;
+        the new cycles they meet.
+
+        Either finds first cycles faster on some decks: random states on decks whose
+        uneven splits loop readily, fair deals (played by the fast kernels) where only
+        fair-reachable cycles have a basin worth the name.
+        """
+        n, players = self.deck.size, self.players
+        known = _keys(work["known"])
+        generation = int(work.get("generation", 0))
+        met = perturb.random_state_cycles(chunk_stream(self.params["seed"], chunk),
+                                          self.deck.sorted_cards(), players, known, tries,
+                                          SEED_FOUND, self.game.new_exact(players))
+        found, names = [], set()
+        for sequence, sizes, leader, position in zip(met.sequences, met.sizes, met.leaders,
+                                                     met.tries_at, strict=True):
+            node = cycle_node(cycles.state_hands(sequence, sizes), int(leader), self.game)
+            names.add(node.cycle)
+            found.append(_met(node, int(position), generation, None, "random state"))
+        deals = int(self.params.get("seed_fair_deals") or 0)
+        recorder = batch.Recorder(*self.engine.random_chunk(
+            chunk_stream(self.params["seed"], chunk, part=1), deals,
+            batch.new_recorder(0, n)))
+        split = np.array(self.deck.split(players), dtype=np.int64)
+        for k in range(int(recorder.counts[batch.C_LOOPS_KEPT])):
+            key = recorder.loop_rows[k, rules.R_CYCLE]
+            cycle = cycle_name(key)
+            if cycle in names or key in known or len(found) >= 2 * SEED_FOUND:
+                continue
+            names.add(cycle)
+            node = cycle_node(cycles.state_hands(recorder.loop_deals[k], split), 0, self.game)
+            found.append(_met(node, tries + int(recorder.loop_positions[k]), generation, None,
+                              "random fair deal"))
+        return ChunkSummary.of_tries(batch.new_recorder(0, n), players,
+                                     met.tries + int(recorder.counts[batch.C_DEALS]),
+                                     met.loops + int(recorder.counts[batch.C_LOOPS]), found)
+
+    def _grow_chunk(self, chunk: int, work: dict) -> ChunkSummary:
+        """Skeleton and pad: full-size cycles grown from a small deck's (see ``seeding``)."""
+        from .seeding import skeleton_and_pad
+
+        grown = skeleton_and_pad(self.deck, self.params["seed"], self.players, chunk=chunk)
+        known = set(work["known"])
+        generation = int(work.get("generation", 0))
+        found = []
+        for position, (hands, leader) in enumerate(grown.states):
+            node = cycle_node(hands, leader, self.game)
+            if node is not None and node.cycle not in known:
+                found.append(_met(node, position, generation, None, "grown"))
+        return ChunkSummary.of_tries(batch.new_recorder(0, self.deck.size), self.players,
+                                     grown.tries, grown.loops, found)
+
+    def _kick_chunk(self, chunk: int, tries: int, work: dict) -> ChunkSummary:
+        """Kick the round's states (``work['items']``) ``tries`` times; the new cycles met,
+        each with the cycle kicked as its parent."""
+        n, players = self.deck.size, self.players
+        items = work["items"]
+        seeds = cycles.state_arrays([self.game.parse_state(item["state"]) for item in items], n,
+                                    players)
+        kick = work["kick"]
+        low, high = self.params.get("kick_moves", perturb.DEFAULT_KICK_MOVES)
+        config = perturb.kick_config(kick, int(low), int(high),
+                                     int(self.params.get("kick_shift", 0)))
+        found = cycles.new_kept(KICK_FOUND, n, players)
+        counts = np.zeros(3, dtype=np.int64)
+        kept = perturb.kick_chunk_with(chunk_stream(self.params["seed"], chunk), seeds, config,
+                                       _keys(work["known"]), tries, found, counts, self.fast,
+                                       self.game.new_exact(players))
+        entries = []
+        for f in range(kept):
+            node = cycle_node(cycles.state_hands(found.sequences[f], found.sizes[f]),
+                              int(found.leaders[f]), self.game)
+            entries.append(_met(node, int(found.places[f]), int(work["generation"]),
+                                items[int(found.moves[f])]["cycle"], f"kick {kick}"))
+        summary = ChunkSummary.of_tries(batch.new_recorder(0, n), players, int(counts[0]),
+                                        int(counts[1]), entries)
+        summary.move_stats = [{"move": f"kick {kick}", "tries": int(counts[0]),
+                               "loops": int(counts[1]), "cycles": int(counts[2])}]
+        return summary
+
+    def _walk_chunk(self, chunk: int, work: dict) -> ChunkSummary:
+        """Every move of the chunk's states; catalogue the cycles whose first state it holds."""
+        n, players = self.deck.size, self.players
+        items = work["items"]
+        states = [self.game.parse_state(item["state"]) for item in items]
+        per_state = int(moves.move_count(n, players, self.config))
+        capacity = per_state + 64
+        found = cycles.new_kept(capacity, n, players)
+        links = walk.new_links(capacity)
+        own = np.array([cycle_key(item["cycle"]) if item["cycle"] else 0 for item in items],
+                       dtype=np.int64)
+        stats = np.zeros((moves.N_KINDS, 3), dtype=np.int64)
+        cursor = np.zeros(4, dtype=np.int64)
+        rows = cycles.state_arrays(states, n, players)
+        seen = walk.seen_scratch(n, players, self.config, len(items), self.fast)
+        tried = cycles.new_tried(per_state if self.fast else 0, n, players, self.fast)
+        exact = self.game.new_exact(players)
+        known = _keys(work["known"])
+        while cursor[walk.X_ITEM] < len(items):
+            walk.expand(rows, own, self.config, known, cursor, found, stats,
+                         seen, links, tried, exact, self.fast)
+            if cursor[walk.X_ITEM] < len(items):
+                found, links = cycles.grown(found), walk.grown_links(links)
+        generation = int(work["generation"])
+        entries = []
+        for f in range(int(cursor[walk.X_KEPT])):
+            node = cycle_node(cycles.state_hands(found.sequences[f], found.sizes[f]),
+                              int(found.leaders[f]), self.game)
+            where = int(found.places[f])
+            entries.append(_met(
+                node, where * per_state + int(found.moves[f]), generation + 1,
+                items[where]["cycle"],
+                moves.describe_move(n, players, int(found.moves[f]), self.config)))
+        recorder = batch.new_recorder(0, n)
+        for where, item_work in enumerate(items):
+            if item_work["owner"]:
+                recorder, catalogued = self._catalogue(states[where], where * per_state,
+                                                       generation, recorder)
+                entries += catalogued
+        summary = ChunkSummary.of_tries(recorder, players, stats[:, walk.ST_TRIES].sum(),
+                                        stats[:, walk.ST_LOOPS].sum(), entries)
+        summary.links = sorted({(items[int(links.items[k])]["cycle"],
+                                 cycle_name(links.keys[k]))
+                                for k in range(int(cursor[walk.X_LINKS]))})
+        summary.move_stats = [
+            {"move": name, "tries": int(stats[k, 0]), "loops": int(stats[k, 1]),
+             "cycles": int(stats[k, 2])} for k, name in enumerate(moves.MOVE_NAMES)]
+        return summary
+
+    def _catalogue(self, state, position: int, generation: int, recorder):
+        """A cycle's in-tree (and its renamed copies'), its fair deals recorded as loops at
+        ``position``; returns the recorder and the cycle's catalogue records.  A game with
+        no backward search (``game.reach`` None) catalogues its cycles without in-trees."""
+        game = self.game
+        hands, leader = state
+        node = cycle_node(hands, leader, game)
+        budget = self.params["reach_states"]
+        reached = game.reach(hands, leader, self.deck, budget)
+        deals = list(reached.fair_deals) if reached else []
+        renamed = {}  # the cycle with the players renamed: its own backward search
+        if self.players == 2 and self.deck.size % 2 == 0 and game.symmetric:
+            deals += reached.fair_deals_swapped if reached else []  # or player 2 leading
+        else:
+            for text in renamed_states(node.state, game):
+                other_state = game.parse_state(text)
+                other = game.reach(*other_state, self.deck, budget)
+                cycle = other.cycle if other else game.play_state(*other_state).cycle
+                if cycle != node.cycle and cycle not in renamed:
+                    renamed[cycle] = (text, other)
+                    deals += other.fair_deals if other else []
+        for text in deals:
+            recorder = game.record_loop(recorder, position, text, self.deck)
+        return recorder, _catalogue_records(node, reached, renamed, generation, game)
+
+
+@dataclass
+class _Plan:
+    """A factory run's plan as it unfolds: what the steps (seeding rounds, generations,
+    kick rounds) share, and the stop rule.
+
+    ``base`` is the next chunk number; ``known`` every cycle id met (renamed copies
+    included); ``frontier`` the cycles the next generation expands.
+    """
+
+    factory: FactoryStrategy
+    done: set[int]
+    base: int = 0
+    generation: int = 0
+    round: int = 0
+    rounds: int = 0  # seeding rounds at most (lowered once the seeding is over)
+    per_round: int = 0  # chunks a seeding round
+    floor: int = SEED_PATIENCE
+    patience: int = SEED_PATIENCE  # rounds in a row meeting nothing new that end seeding
+    idle: int = 0  # seeding rounds in a row that met nothing new
+    kick_round: int = 0
+    kicked: int = 0  # kick chunks planned so far (their kinds go in turn)
+    known: set[str] = field(default_factory=set)
+    walked: list[CycleNode] = field(default_factory=list)  # every cycle expanded, in order
+    frontier: list[CycleNode] = field(default_factory=list)
+    last_new: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        params = self.factory.params
+        grows = params.get("seeding") == "grow"
+        self.per_round = int(params.get("seed_chunks") or 0)
+        if grows and self.per_round:
+            self.per_round = GROW_CHUNKS
+        self.rounds = int(params.get("seed_rounds") or 1) if self.per_round else 0
+        self.floor = self.patience = GROW_PATIENCE if grows else SEED_PATIENCE
+        starts = [start_node(text, self.factory.deck, self.factory.players, self.factory.game)
+                  for text in params["starts"]]
+        self.frontier = self._new(starts)
+
+    def jobs(self):
+        """Chunks to play, in order (``PENDING`` while the next step waits on stored ones)."""
+        while True:
+            if self.round < self.rounds:
+                yield from self._seeding_round()
+            if self.frontier:
+                yield from self._walk()
+                continue
+            if self.round < self.rounds:
+                continue
+            if not self._kicking():
+                return
+            yield from self._kicks()
+
+    def _new(self, nodes) -> list[CycleNode]:
+        """The nodes not known yet, one per renaming class; they become known."""
+        chosen = _representatives(nodes, self.known)
+        if chosen:
+            self.last_new = time.monotonic()
+        return chosen
+
+    def _wait(self, chunks: range):
+        while not self.factory.stored(chunks):
+            yield PENDING
+
+    def _seeding_round(self):
+        """One seeding round; its cycles join the generation about to be walked.  Seeding
+        ends once ``patience`` rounds in a row (or as many as the first cycle took) met
+        nothing new."""
+        chunks = range(self.base, self.base + self.per_round)
+        for chunk in chunks:
+            if chunk not in self.done:
+                yield self.factory.job(chunk, SEED_CHUNK_TRIES,
+                                       {"phase": "seed", "known": sorted(self.known),
+                                        "generation": self.generation, "round": self.round})
+        yield from self._wait(chunks)
+        self.base, self.round = self.base + self.per_round, self.round + 1
+        seeded = self._new(self.factory.generation_nodes(self.generation, chunks))
+        if not self.known:
+            self.patience = max(self.floor, self.round + 1)
+        self.idle = 0 if seeded else self.idle + 1
+        if self.known and self.idle >= self.patience:
+            self.rounds = self.round  # seeding is done
+        self.frontier += seeded
+
+    def _walk(self):
+        """Generations until one brings nothing new (a kick round after each, with kicks).
+
+        With kicks, a generation of many chunks has a kick chunk after every ``kick_every``
+        walk chunks, so that kicks go on while a large island is walked (tens of minutes a
+        generation); their cycles join the next generation with the walk's.
+        """
+        while self.frontier:
+            self.frontier.sort(key=lambda node: node.cycle)
+            self.walked += self.frontier
+            known = sorted(self.known)
+            works = self._interleaved(self.factory.pack(self.frontier), known)
+            for offset, (deals, work) in enumerate(works):
+                if self.base + offset not in self.done:
+                    yield self.factory.job(self.base + offset, deals, work)
+            walked = range(self.base, self.base + len(works))
+            yield from self._wait(walked)
+            self.base += len(works)
+            self.generation += 1
+            self.frontier = self._new(self.factory.generation_nodes(self.generation, walked))
+            if self._kicking():
+                yield from self._kicks()
+
+    def _interleaved(self, chunks: list[list[dict]], known: list[str]) -> list[tuple]:
+        """A generation's chunks as (tries, work) in chunk order: its walk chunks, with a kick
+        chunk after every ``kick_every`` of them while kicks go on (decided from the plan
+        alone, never the clock, so that a resumed run plans the same chunks)."""
+        params = self.factory.params
+        every = int(params.get("kick_every") or 0)
+        most = params.get("kick_rounds")
+        kicks = bool(params.get("kicks")) and every > 0 and (
+            most is None or self.kick_round < int(most))
+        works = []
+        for offset, items in enumerate(chunks):
+            works.append((sum(i["moves"] for i in items),
+                          {"phase": "walk", "generation": self.generation, "items": items,
+                           "known": known}))
+            if kicks and (offset + 1) % every == 0 and offset + 1 < len(chunks):
+                chunk = self.base + len(works)
+                works.append((int(params["kick_tries"]),
+                              self._kick_work(chunk, known, self.generation + 1)))
+        return works
+
+    def _kick_work(self, chunk: int, known: list[str], generation: int) -> dict:
+        """The work of kick chunk ``chunk``: the next kind in turn, kicking a random sample of
+        at most ``KICK_STATES`` states of the cycles expanded so far (drawn from the run's
+        seed and the chunk number); its cycles are met in ``generation``."""
+        kinds = self.factory.params["kicks"]
+        kind = kinds[self.kicked % len(kinds)]
+        self.kicked += 1
+        ends = np.cumsum([len(node.states) for node in self.walked])
+        chosen = np.arange(int(ends[-1]))
+        # runs from before kick_every kicked every state; they resume as they began
+        if "kick_every" in self.factory.params and len(chosen) > KICK_STATES:
+            sample = np.random.default_rng(np.random.SeedSequence(
+                int(self.factory.params["seed"]), spawn_key=(chunk, KICK_SAMPLE_PART)))
+            chosen = np.sort(sample.choice(len(chosen), KICK_STATES, replace=False))
+        owners = np.searchsorted(ends, chosen, side="right")
+        items = []
+        for k, owner in zip(chosen.tolist(), owners.tolist(), strict=True):
+            node = self.walked[owner]
+            items.append({"cycle": node.cycle,
+                          "state": node.states[k - (int(ends[owner - 1]) if owner else 0)]})
+        return {"phase": "kick", "kick": kind, "items": items, "known": known,
+                "generation": generation}
+
+    def _kicking(self) -> bool:
+        """Whether kick rounds go on: kicks asked for, cycles to kick, fewer rounds than
+        ``kick_rounds`` (when given), and (with ``until_idle``) a new cycle met within that
+        many hours."""
+        params = self.factory.params
+        if not params.get("kicks") or not self.walked:
+            return False
+        most = params.get("kick_rounds")
+        if most is not None and self.kick_round >= int(most):
+            return False
+        idle = params.get("until_idle")
+        return idle is None or time.monotonic() - self.last_new < float(idle) * 3600
+
+    def _kicks(self):
+        """One kick round: ``KICK_CHUNKS`` chunks, kick kinds in turn, each kicking random
+        states of every cycle expanded so far; the new cycles join the next generation."""
+        known = sorted(self.known)
+        chunks = range(self.base, self.base + KICK_CHUNKS)
+        for chunk in chunks:
+            work = self._kick_work(chunk, known, self.generation)
+            if chunk not in self.done:
+                yield self.factory.job(chunk, int(self.factory.params["kick_tries"]), work)
+        yield from self._wait(chunks)
+        self.base += KICK_CHUNKS
+        self.kick_round += 1
+        self.frontier += self._new(self.factory.generation_nodes(self.generation, chunks))
+
+
+def _representatives(nodes, known: set[str]) -> list[CycleNode]:
+    """Nodes whose cycle (under any renaming) is not in ``known``, one per renaming class.
+
+    ``nodes`` come in order of precedence; ``known`` receives every id they cover.
+    """
+    chosen = []
+    for node in nodes:
+        if node is None or node.cycle in known:
+            continue
+        chosen.append(node)
+        known.update(node.renamed)
+        known.add(node.cycle)
+    return chosen
+
+
+def _keys(names) -> np.ndarray:
+    """Cycle ids as the sorted keys the kernels take."""
+    return np.array(sorted(cycle_key(name) for name in names), dtype=np.int64)
+
+
+def _met(node: CycleNode, position: int, generation: int, parent: str | None,
+         move: str) -> CycleRecord:
+    return CycleRecord(MET, node.cycle, node.period_tricks, node.period_cards, node.state,
+                       position, generation, parent, move)
+
+
+def _in_tree(result, swapped: bool = False) -> InTree | None:
+    if result is None:
+        return None
+    fair, other = len(result.fair_deals), len(result.fair_deals_swapped)
+    return InTree(result.states, result.complete, result.depth,
+                  other if swapped else fair, fair if swapped else other)
+
+
+def _catalogue_records(node: CycleNode, reached, renamed: dict, generation: int,
+                       game=BMN_CYCLES) -> list[CycleRecord]:
+    """The catalogue records of an expanded cycle and of its renamed copies.
+
+    ``renamed``: cycle id -> (state, backward search) of each copy searched on its own;
+    empty for two players and an even deck, where ``reached`` serves both (player 2
+    leading, hands swapped, is the mirror's player 1 leading).  A game that renaming the
+    players does not keep (ratscrew under ``first:P``) has no mirrors.
+    """
+    others = [c for c in node.renamed if c != node.cycle]
+    mirror = others[0] if others else node.cycle if game.symmetric else None
+
+    def record(cycle, state, tree, mirror_of, parent):
+        return CycleRecord(CATALOGUED, cycle, node.period_tricks, node.period_cards, state,
+                           generation=generation, parent=parent,
+                           move="mirror" if parent else "start", in_tree=tree,
+                           mirror=mirror_of,
+                           own_mirror=None if mirror_of is None else mirror_of == cycle)
+
+    records = [record(node.cycle, node.state, _in_tree(reached), mirror, None)]
+    if renamed:
+        for cycle, (text, result) in sorted(renamed.items()):
+            records.append(record(cycle, cycle_node(*game.parse_state(text), game).state,
+                                  _in_tree(result), node.cycle, node.cycle))
+    elif mirror not in (None, node.cycle):
+        mirrored = game.parse_state(renamed_states(node.state, game)[0])
+        records.append(record(mirror, cycle_node(*mirrored, game).state,
+                              _in_tree(reached, swapped=True), node.cycle, node.cycle))
+    return records

@@ -1,0 +1,145 @@
+"""First cycles of a deck where none is known: skeleton and pad.
+
+1. Random states of a small, penalty-rich deck (up to 8 plain cards, 2 jacks and 3 of
+   each other penalty value of the target deck) loop often: keep their cycles.
+2. Grow: insert one missing penalty card at every place of every state of those cycles
+   (either leader), keep what still loops, up to ``MAX_CYCLES`` cycles a size, until
+   every penalty card is in; when no penalty card alone keeps a loop, a penalty card
+   with a plain card next to it, then a plain card, then two.
+3. Pad: insert the missing plain cards as one run in each hand, at every pair of
+   places, into every state of those skeleton cycles and their mirrors, either leader.
+Everything is a pure function of the deck and the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...cards.deck import N_VALUES, Deck
+from ...cycles import grow
+from ...cycles.kept import new_kept, state_arrays, state_hands
+from ...cycles.perturb import random_state_cycles
+from ...engine.game import state_cycle
+from ...engine.random import chunk_stream
+
+MAX_CYCLES = 500  # cycles kept per deck size while growing
+MAX_STATES = 40_000  # states a growth step (or the padding) starts from
+SMALL = (8, 2, 3, 3, 3)  # the small deck: at most so many cards of each value
+
+
+@dataclass
+class Seeding:
+    """What a skeleton-and-pad seeding met: full-size cycle states and its tries."""
+
+    states: list = field(default_factory=list)  # (hands, leader) of full-size cycles
+    tries: int = 0
+    loops: int = 0
+    steps: list = field(default_factory=list)  # (cards, cycles) per size reached
+
+
+def _cycle_states(found, both_leaders: bool):
+    """Every state of each found cycle (and, with ``both_leaders``, the other leader),
+    cycle after cycle until ``MAX_STATES``."""
+    states = []
+    for hands, leader in found:
+        if len(states) >= MAX_STATES:
+            break
+        for cycle_hands, cycle_leader in state_cycle(hands, leader):
+            states.append((cycle_hands, cycle_leader))
+            if both_leaders:
+                for other in range(len(cycle_hands)):
+                    if other != cycle_leader and cycle_hands[other]:
+                        states.append((cycle_hands, other))
+    return states
+
+
+def _kept(found, kept):
+    """The first ``kept`` states of a ``KeptCycles`` (or ``RandomCycles``) as (hands, leader)."""
+    return [(state_hands(found.sequences[k], found.sizes[k]), int(found.leaders[k]))
+            for k in range(kept)]
+
+
+def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = 1 << 20,
+                   chunk: int = 0) -> Seeding:
+    """Steps 1 and 2: skeleton cycles of ``deck`` (every penalty card in, plain cards
+    missing) grown from a small deck's cycles (random states from the stream of chunk
+    ``chunk`` of the run seeded ``seed``).  ``states`` holds one state of each skeleton
+    cycle, none when growth stalled before every penalty card was in; ``steps`` lists
+    (cards, cycles) per size reached."""
+    target = list(deck.counts)
+    counts = [min(c, most) for c, most in zip(target, SMALL, strict=True)]
+    result = Seeding()
+    cards = np.repeat(np.arange(N_VALUES, dtype=np.uint8), counts)
+    n = len(cards)
+    met = random_state_cycles(chunk_stream(seed, chunk), cards, players,
+                              np.zeros(0, dtype=np.int64), small_tries, MAX_CYCLES)
+    result.tries += met.tries
+    result.loops += met.loops
+    found = _kept(met, len(met.leaders))
+    result.steps.append((n, len(found)))
+    while found and counts[1:] != target[1:]:
+        grown = []
+        for block in _blocks(counts, target):
+            grown = _grow(found, block, n, players, result)
+            if grown:
+                for card in block:
+                    counts[card] += 1
+                n += len(block)
+                break
+        found = grown
+        result.steps.append((n, len(found)))
+    result.states = found
+    return result
+
+
+def skeleton_states(found) -> list:
+    """Every state of the skeleton cycles ``found``, either leader, as they are and
+    mirrored."""
+    states = _cycle_states(found, both_leaders=True)
+    return states + [(hands[::-1], (leader + 1) % 2) for hands, leader in states]
+
+
+def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int = 1 << 20,
+                     pad_budget: int = 50_000_000, want: int = 16, chunk: int = 0) -> Seeding:
+    """Full-size cycle states of ``deck`` (two players), grown from a small deck's cycles
+    (random states from the stream of chunk ``chunk`` of the run seeded ``seed``)."""
+    result = grow_skeletons(deck, seed, players, small_tries, chunk)
+    found, result.states = result.states, []
+    if not found:  # growth stalled before every penalty card was in
+        return result
+    n = result.steps[-1][0]
+    states = state_arrays(skeleton_states(found), n, players)
+    missing = deck.size - n
+    out = new_kept(want, n + missing, players)
+    pad_counts = np.zeros(2, dtype=np.int64)
+    kept = grow.pad_runs(states, missing, out, pad_counts, pad_budget)
+    result.tries += int(pad_counts[0])
+    result.loops += int(pad_counts[1])
+    result.states = _kept(out, kept)
+    return result
+
+
+def _blocks(counts, target):
+    """What to insert next, in order: a missing penalty card alone, then with a plain card
+    before or after it, then a plain card, then two."""
+    missing = [v for v in range(1, N_VALUES) if counts[v] < target[v]]
+    plain = target[0] - counts[0]
+    blocks = [(v,) for v in missing]
+    if plain >= 1:
+        blocks += [(v, 0) for v in missing] + [(0, v) for v in missing] + [(0,)]
+    if plain >= 2:
+        blocks.append((0, 0))
+    return blocks
+
+
+def _grow(found, block, n: int, players: int, result: Seeding):
+    states = _cycle_states(found, both_leaders=True)
+    out = new_kept(MAX_CYCLES, n + len(block), players)
+    counts = np.zeros(2, dtype=np.int64)
+    kept = grow.grow_one(state_arrays(states, n, players), np.array(block, dtype=np.uint8), out,
+                         counts)
+    result.tries += int(counts[0])
+    result.loops += int(counts[1])
+    return _kept(out, kept)

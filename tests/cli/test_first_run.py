@@ -1,0 +1,425 @@
+"""A newcomer's first hour (issue 26): compiling said and counted, `compile`, `--version`
+and the commit each run stores; in this process, through ``cli.main``."""
+
+import json
+import os
+import subprocess
+import warnings
+
+import numba
+import pytest
+
+from beggar_search import compiling, driver, version
+from beggar_search.cli import main
+from beggar_search.store import Store
+
+TINY = "plain=5,J=2,Q=1,K=1"  # 1512 deals
+
+
+def cli(args, capsys):
+    """Run the command line in this process: (exit status, stdout, stderr)."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    out, err = capsys.readouterr()
+    return exit_info.value.code, out, err
+
+
+@pytest.fixture
+def fresh_watch(monkeypatch):
+    """The process's compile watch as if nothing had been compiled yet."""
+    for name, value in (("done", 0), ("seconds", 0.0), ("announced", False), ("reported", 0),
+                        ("reporting", True), ("quiet", False)):
+        monkeypatch.setattr(compiling.WATCH, name, value)
+    return compiling.WATCH
+
+
+# --- versions -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_names_the_package_its_commit_and_numba(flag, capsys):
+    status, out, _ = cli([flag], capsys)
+    assert status == 0
+    assert out.startswith("beggar-search 0.2.0 (commit ")
+    assert f"numba {numba.__version__}" in out and "numpy " in out and "Python 3." in out
+    assert version.commit() in out
+
+
+def test_version_json_is_one_object(capsys):
+    status, out, _ = cli(["--version", "--json"], capsys)
+    assert status == 0
+    found = json.loads(out)
+    assert found["beggar_search"] == "0.2.0" and found["numba"] == numba.__version__
+    assert set(found) == {"beggar_search", "commit", "numba", "llvmlite", "numpy", "python"}
+
+
+def test_the_commit_is_the_checkouts_head():
+    root = os.path.dirname(os.path.dirname(version.__file__))
+    head = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
+                          text=True)
+    if head.returncode != 0:
+        pytest.skip("not a git checkout")
+    assert version.commit().removesuffix("-dirty") == head.stdout.strip()
+
+
+def test_an_installed_wheel_reads_the_commit_its_build_wrote(tmp_path, monkeypatch):
+    package = tmp_path / "site-packages" / "beggar_search"  # no checkout above it
+    package.mkdir(parents=True)
+    monkeypatch.setattr(version, "PACKAGE", package)
+    monkeypatch.setattr(version, "COMMIT_FILE", package / "_commit.txt")
+    assert version.commit.__wrapped__() == "unknown"
+    (package / "_commit.txt").write_text("58acb68b4eade279c655206db7daa730a643946b\n")
+    assert version.commit.__wrapped__() == "58acb68b4eade279c655206db7daa730a643946b"
+
+
+def test_a_run_stores_the_commit_it_ran(tmp_path):
+    with Store(tmp_path / "r.sqlite") as store:
+        driver.start(store, "enumerate", {"deck": TINY, "players": 2, "max_tricks": None,
+                                          "top_k": 5, "chunk_size": 500, "hours": None,
+                                          "start": 0, "deals": 1512, "seed": None}, 1,
+                     quiet=True)
+        run = store.run(1)
+    assert run.params["commit"] == version.commit() and run.version == "0.2.0"
+
+
+# --- compiling is said --------------------------------------------------------------------
+
+def test_a_compile_is_said_once_before_it_starts_and_counted(fresh_watch, capsys):
+    compiling.watch("beggar-search test")
+
+    @numba.njit
+    def first(x):
+        return x + 1
+
+    @numba.njit
+    def second(x):
+        return x * 2
+
+    assert first(1) == 2
+    err = capsys.readouterr().err
+    assert err == ("beggar-search: compiling the kernels of beggar-search test (first run only:"
+                   " Numba caches them; `beggar-search compile` does it ahead; Ctrl-C stops)\n")
+    assert second(2) == 4
+    assert capsys.readouterr().err == ""  # said once
+    assert fresh_watch.done == 2 and fresh_watch.seconds > 0
+    compiling.report()
+    assert capsys.readouterr().err.startswith("beggar-search: compiled 2 kernels in ")
+    compiling.report()
+    assert capsys.readouterr().err == ""
+
+
+def test_quiet_says_nothing_of_compiling(fresh_watch, capsys):
+    compiling.watch("beggar-search test", quiet=True)
+
+    @numba.njit
+    def third(x):
+        return x - 1
+
+    assert third(1) == 0
+    compiling.report()
+    assert capsys.readouterr().err == "" and fresh_watch.done == 1
+
+
+def test_a_warm_up_in_its_thread_hands_back_its_result():
+    assert compiling.warm(divmod, 7, 2) == (3, 1)
+
+
+def test_a_warm_up_in_its_thread_hands_back_its_error():
+    def failing():
+        raise ValueError("no such deck")
+
+    with pytest.raises(ValueError, match="no such deck"):
+        compiling.warm(failing)
+
+
+# --- beggar-search compile ----------------------------------------------------------------
+
+def test_compile_warms_a_search_and_creates_no_results_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    status, out, err = cli(["compile", "search", "enumerate", "--deck", TINY], capsys)
+    assert status == 0 and out == ""
+    lines = [line for line in err.splitlines() if "compiling the kernels" not in line]
+    assert lines[0].startswith(f"search enumerate --deck {TINY}: ")
+    assert lines[-1].startswith("beggar-search: 1 workload ready in ")
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("args", [["compile", "play", "K/Q"], ["compile", "--all", "search"],
+                                  ["compile", "search", "resume"]])
+def test_compile_refuses_what_it_cannot_compile_in_one_line(args, capsys):
+    status, out, err = cli(args, capsys)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "compile" in err
+
+
+# --- the report's friction points (issue 26, must show 5) ----------------------------------
+
+def tiny_params(**extra):
+    return {"deck": TINY, "players": 2, "max_tricks": None, "top_k": 5, "chunk_size": 500,
+            "hours": None, "start": 0, "deals": 1512, "seed": None, **extra}
+
+
+@pytest.fixture
+def census(tmp_path):
+    """A results file holding one finished census of the tiny deck."""
+    path = tmp_path / "census.sqlite"
+    with Store(path) as store:
+        driver.start(store, "enumerate", tiny_params(), 1, quiet=True)
+    return path
+
+
+def test_resume_of_a_finished_run_says_so_and_writes_nothing(census, capsys):
+    before = census.read_bytes()
+    status, out, err = cli(["search", "resume", "--db", str(census)], capsys)
+    assert status == 0
+    assert "beggar-search: run 1 is already done: nothing to resume" in err
+    assert out.startswith("run 1 (enumerate, deck plain=5,J=2,Q=1,K=1, 2 players): done")
+    assert census.read_bytes() == before
+
+
+def test_a_stopped_run_names_the_command_that_continues_it(tmp_path, capsys):
+    from beggar_search.cli.search import say_how_to_resume
+
+    class Held:
+        path = tmp_path / "my runs.sqlite"
+
+    say_how_to_resume({"run": 3, "status": "stopped"}, Held)
+    assert capsys.readouterr().err == (
+        "beggar-search: run 3 stopped; continue it with `beggar-search search resume --db"
+        f" '{tmp_path}/my runs.sqlite' --run 3`\n")
+    say_how_to_resume({"run": 3, "status": "done"}, Held)
+    assert capsys.readouterr().err == ""
+
+
+def test_human_summaries_have_no_python_values_and_right_plurals(census, capsys):
+    status, out, _ = cli(["show", "--db", str(census)], capsys)
+    assert status == 0
+    first, deals, loops = out.splitlines()[:3]
+    assert "seed" not in first  # an enumeration has none: not "seed None"
+    assert "[" not in deals and "wins by player " in deals
+    wins = deals.split("wins by player ")[1].split(" / ")
+    assert sum(int(w.replace(",", "")) for w in wins) == 1512 - 12  # 12 of them loop
+    assert loops == "loops      12 in 2 distinct cycles"
+    assert "chunks     500 deals each" in out
+    assert "reached by 6 deals" in out or "reached by" in out
+
+
+def test_plural_says_one_thing_and_many_things():
+    from beggar_search.cli.common import plural
+
+    assert plural(1, "island") == "1 island" and plural(2576, "cycle") == "2,576 cycles"
+
+
+def test_runs_has_a_header_and_an_empty_file_says_so(census, tmp_path, capsys):
+    status, out, _ = cli(["runs", "--db", str(census)], capsys)
+    header, row = out.splitlines()
+    assert status == 0 and header.split()[:3] == ["run", "strategy", "status"]
+    assert "started" in header and row.split()[:3] == ["1", "enumerate", "done"]
+    empty = tmp_path / "empty.sqlite"
+    Store(empty).close()
+    status, out, err = cli(["runs", "--db", str(empty)], capsys)
+    assert status == 0 and out == "" and "holds no runs yet" in err
+
+
+def test_the_results_file_can_come_from_beggar_search_db(census, monkeypatch, tmp_path,
+                                                         capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BEGGAR_SEARCH_DB", str(census))
+    status, out, _ = cli(["runs"], capsys)
+    assert status == 0 and len(out.splitlines()) == 2
+    status, out, _ = cli(["runs", "--db", "nowhere.sqlite"], capsys)  # --db wins
+    assert status == 2
+
+
+@pytest.mark.parametrize("what", ["loops", "longest", "histogram"])
+def test_fair_only_outside_cycles_is_refused_in_one_line(census, what, capsys):
+    status, out, err = cli(["export", "--db", str(census), "--what", what, "--fair-only"],
+                           capsys)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "--fair-only is for --what cycles" in err
+
+
+def test_an_export_to_a_file_says_what_it_wrote(census, tmp_path, capsys):
+    out = tmp_path / "loops.csv"
+    status, _, err = cli(["export", "--db", str(census), "--what", "loops", "--json",
+                          "--out", str(out)], capsys)
+    assert status == 0 and err == f"wrote 12 JSON lines to {out}\n"
+    assert len(out.read_text().splitlines()) == 12
+
+
+def test_recover_leaves_nothing_beside_the_file_it_reads(census, tmp_path, capsys):
+    before = sorted(os.listdir(tmp_path))
+    status, out, _ = cli(["recover", "--db", str(census), "--out", str(tmp_path / "r.sqlite")],
+                         capsys)
+    assert status == 0
+    assert sorted(os.listdir(tmp_path)) == sorted([*before, "r.sqlite"])
+    assert out.startswith("copied 1 run, ") and "histogram rows" in out
+
+
+@pytest.mark.parametrize(("deal", "says"), [
+    ("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA", None),
+    ("--------------JJQQKK/--------------JJQQKK", "add --deck camicia"),
+    ("---K---Q-KQAJ-----AAJ--J-----------Q----KQ-J-----KA", "one hand found"),
+    ("79/T8", "add --game ers"),
+])
+def test_errors_point_to_the_fix(deal, says, capsys):
+    status, out, err = cli(["play", deal], capsys)
+    if says is None:
+        assert status == 0
+        return
+    assert status == 2 and says in err and len(err.strip().splitlines()) == 1
+
+
+def test_zero_hours_is_refused_for_what_it_is(capsys):
+    status, _, err = cli(["search", "random", "--hours", "0"], capsys)
+    assert status == 2 and "greater than 0" in err
+
+
+def test_help_reads_as_help(capsys):
+    status, out, _ = cli(["--help"], capsys)
+    assert "play     Play one deal and print how it ends." in out
+    assert "compile  " in out
+    status, out, _ = cli(["search", "random", "--help"], capsys)
+    assert "340282366920938463463374607431768211455" not in out
+    assert "4611686018427387904" not in out and "BEGGAR_SEARCH_DB" in out
+    assert "2,097,152" in out  # the chunk size default is said
+    status, out, _ = cli(["search", "hunt", "--help"], capsys)
+    assert "Superseded by `search factory`" in out and "--game" not in out
+    status, out, _ = cli(["bench", "--help"], capsys)
+    assert "2<=x<=8" in out
+
+
+def test_bench_says_its_rates_are_per_cpu_second():
+    from beggar_search.cli.bench import describe
+
+    row = {"deals_per_second": 2e6, "cards_per_second": 4e8}
+    text = describe({"deck": "standard", "players": 2, "source": "random",
+                     "fast_kernel": "bitboard", "fast": row, "general": row,
+                     "deals_ratio": 1.0, "cards_ratio": 1.0})
+    assert "per second of its CPU time" in text.splitlines()[0]
+
+
+def test_plots_compare_on_one_bin_width_and_name_the_game(tmp_path):
+    from beggar_search import plots
+
+    path = tmp_path / "two.sqlite"
+    with Store(path) as store:
+        driver.start(store, "enumerate", tiny_params(), 1, quiet=True)
+        driver.start(store, "random", {**tiny_params(), "deck": "standard", "deals": 3000,
+                                       "chunk_size": 3000, "seed": 1}, 1, quiet=True)
+        alone = [plots.lengths_data(store, run)["bin_width"] for run in (1, 2)]
+        first, second = plots.lengths_pair(store, 1, 2)
+    assert alone[0] != alone[1]  # what --vs drew before: 2.5x apart for one deck
+    assert first["bin_width"] == second["bin_width"] == max(alone)
+    assert first["game"] == "bmn" and first["game_label"] == "Beggar-my-neighbour"
+
+
+def test_the_ratscrew_label_names_the_slap_rules():
+    from beggar_search.cards.params import describe
+
+    assert describe({"game": "ers", "slap_rules": "pair", "slap_policy": "odds:0.5,0.5",
+                     "slap_in": True}) == "Egyptian ratscrew, slaps pair by odds:0.5,0.5"
+    assert describe({}) == "Beggar-my-neighbour"
+
+
+class SlowPool:
+    """Chunks in threads, each taking a second and saying so (a climb's chunk, scaled)."""
+
+    def __init__(self, workers, name, params):
+        from concurrent.futures import ThreadPoolExecutor
+
+        from beggar_search.strategies import warm_up
+
+        warm_up(name, params)
+        self.workers = 1
+        self.threads = ThreadPoolExecutor(4)
+
+    def submit(self, job):
+        import time
+
+        from beggar_search.strategies import execute
+
+        def slow():
+            time.sleep(1.0)
+            summary = execute(job)
+            summary.seconds = 1.0
+            return summary
+
+        return self.threads.submit(slow)
+
+    def wait(self, futures, timeout):
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        return wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
+
+    def close(self):
+        self.threads.shutdown(wait=True)
+
+
+def test_at_the_deadline_the_chunks_in_flight_are_stored_not_dropped(tmp_path, monkeypatch,
+                                                                     capsys):
+    monkeypatch.setattr(driver, "STOP_GRACE", 0.2)  # far shorter than a chunk
+    with Store(tmp_path / "d.sqlite") as store:
+        summary = driver.start(store, "enumerate", tiny_params(chunk_size=50,
+                                                               hours=2.5 / 3600), 1,
+                               pool_factory=SlowPool)
+        chunks = store.done_chunks(1)
+    assert "dropped" not in capsys.readouterr().err
+    assert summary["status"] == "done" and 2 <= len(chunks) < 1512 // 50
+    assert summary["deals"] == 50 * len(chunks)
+
+
+def test_every_workload_of_compile_all_is_a_command_line_its_search_takes():
+    from beggar_search.cli import cli as group
+    from beggar_search.cli.compile import ALL_WORKLOADS
+
+    for workload in ALL_WORKLOADS:
+        command, args, ctx = group, list(workload), None
+        while hasattr(command, "resolve_command"):  # down the groups to the search itself
+            ctx = command.make_context(command.name, args, parent=ctx)
+            with warnings.catch_warnings():  # click 8.2-8.x: protected_args is deprecated
+                warnings.simplefilter("ignore", DeprecationWarning)
+                rest = [*ctx.protected_args, *ctx.args]
+            _, command, args = command.resolve_command(ctx, rest)
+        command.make_context(command.name, args, parent=ctx)  # its options parse and check
+
+
+def test_new_cycle_lines_stop_after_the_first_twenty(census, monkeypatch, capsys):
+    import time
+    from types import SimpleNamespace
+
+    met = [SimpleNamespace(cycle=f"c{i}", period_tricks=1, period_cards=2, example="--/--")
+           for i in range(25)]
+
+    class Bar:
+        disable = True
+
+        def update(self, deals):
+            pass
+
+    with Store(census) as store:
+        session = driver.Session(store, store.run(1), 1)
+        session.elapsed_before, session.started = 0.0, time.monotonic()
+        monkeypatch.setattr(store, "add_chunk",
+                            lambda *args: SimpleNamespace(record=None, new_cycles=met))
+        strategy = SimpleNamespace(record=lambda job, summary: None, top_k=5)
+        for _ in range(2):  # two chunks: 50 new cycles
+            session._store(strategy, SimpleNamespace(deals=1), None, Bar())
+    err = capsys.readouterr().err
+    assert err.count("new cycle c") == driver.CYCLE_LINES == 20
+    assert err.count("more new cycles: not printed past the first 20") == 1
+
+
+def test_a_factory_summary_counts_tries_and_leaves_out_wins_and_caps():
+    from beggar_search.cli.common import summary_text
+
+    text = summary_text({"run": 2, "strategy": "factory", "deck": "standard", "players": 2,
+                         "seed": 7, "status": "done", "deals": 37267920, "wins": [0, 0],
+                         "loops": 120, "cycles": 1, "caps": 0, "fair_cycles": 1,
+                         "islands": 1, "fair_islands": 1, "fair_deals": 120, "longest": None,
+                         "deals_per_second": 478630.0, "seconds": 77.9, "game": "bmn"})
+    assert text.splitlines() == [
+        "run 2 (factory, deck standard, 2 players, seed 7): done",
+        "tries      37,267,920",
+        "loops      120 met, 1 new cycle stored",
+        "family     1 cycle in 1 island; 1 reached by fair deals (1 island), 120 fair deals",
+        "speed      478,630 tries/s over 77.9 s of search"]

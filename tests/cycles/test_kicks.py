@@ -1,0 +1,68 @@
+"""Kicks (compound perturbations of cycle states) and tried states on the fast kernel,
+against the exact engine."""
+
+import numpy as np
+import pytest
+
+from beggar_search import Deal, play
+from beggar_search.cards.deck import format_state
+from beggar_search.cycles import kept as cycles
+from beggar_search.cycles import perturb
+from beggar_search.engine.game import cycle_key, cycle_name, play_state, state_cycle
+from beggar_search.engine.random import chunk_stream
+from beggar_search.games.loops import CASELLA
+
+EIGHT = "plain=8,J=2,Q=2,K=2,A=2"
+EIGHT_LOOP = "---A-J--/JQ-K-KQA"  # a looping deal of EIGHT
+
+
+def seeds_of(deal: str):
+    hands = [list(h) for h in Deal.parse(deal, EIGHT if deal == EIGHT_LOOP else None).hands]
+    states = state_cycle(hands, 0)
+    return cycles.state_arrays(states, sum(len(h) for h in hands), 2)
+
+
+def kicked(seeds, kind, tries, known, fast, seed=3):
+    found = cycles.new_kept(64, seeds.sequences.shape[1], 2)
+    counts = np.zeros(3, dtype=np.int64)
+    config = perturb.kick_config(kind, 2, 4, 3)
+    kept = perturb.kick_chunk(chunk_stream(seed, 0), seeds, config, known, tries, found,
+                              counts, fast)
+    return kept, found, counts
+
+
+@pytest.mark.parametrize("kind", perturb.KICK_NAMES)
+@pytest.mark.parametrize("deal", [CASELLA, EIGHT_LOOP])
+def test_kicks_on_the_fast_kernel_are_the_exact_engines(deal, kind):
+    """The same kicks played on the bitboard kernel and by the exact engine: the same
+    loops, the same new cycles at the same tries."""
+    seeds = seeds_of(deal)
+    tries = 20_000 if deal == CASELLA else 200_000
+    fast = kicked(seeds, kind, tries, np.zeros(0, dtype=np.int64), True)
+    exact = kicked(seeds, kind, tries, np.zeros(0, dtype=np.int64), False)
+    assert fast[0] == exact[0] and tuple(fast[2]) == tuple(exact[2])
+    for a, b in zip(fast[1], exact[1], strict=True):
+        np.testing.assert_array_equal(a[:fast[0]], b[:fast[0]])
+    assert fast[2][0] == tries
+    if deal == EIGHT_LOOP:  # kicks near a small deck's cycle loop often
+        assert fast[2][1] > 0
+
+
+@pytest.mark.parametrize("kind", ["swaps", "mixed"])
+def test_every_cycle_a_kick_keeps_is_a_new_loop_when_replayed(kind):
+    seeds = seeds_of(EIGHT_LOOP)
+    own = play(Deal.parse(EIGHT_LOOP, EIGHT)).cycle
+    known = np.array([cycle_key(own)], dtype=np.int64)
+    kept, found, counts = kicked(seeds, kind, 300_000, known, True)
+    assert kept == min(int(counts[2]), 64) > 0  # new cycles, kept while there is room
+    names = set()
+    for k in range(kept):
+        hands = cycles.state_hands(found.sequences[k], found.sizes[k])
+        result = play_state(hands, int(found.leaders[k]))
+        assert result.outcome == "loop", format_state(hands, int(found.leaders[k]))
+        assert cycle_key(result.cycle) == found.keys[k]
+        assert result.cycle != own and result.cycle not in names
+        names.add(result.cycle)
+        seed = found.moves[k]  # the row of the seed state kicked
+        assert 0 <= seed < len(seeds.leaders) and found.leaders[k] == seeds.leaders[seed]
+    assert all(cycle_name(key) in names for key in found.keys[:kept])

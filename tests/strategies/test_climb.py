@@ -1,0 +1,189 @@
+"""The climber (search climb): backward extension; determinism, replayable boards, resume."""
+
+import pytest
+from click.testing import CliRunner
+from published import NESSLER
+from storeview import stored
+
+from beggar_search import Deal, Deck, driver, play
+from beggar_search.backward.closure import backward_closure
+from beggar_search.cards.deck import format_hands
+from beggar_search.cli import cli
+from beggar_search.engine.game import trajectory
+from beggar_search.store import Store
+from beggar_search.strategies import ChunkJob, execute, strategy_for
+from beggar_search.strategies.climb import ClimbStrategy
+
+TINY = "plain=5,J=2,Q=1,K=1"  # loops often, with 2 or 3 players
+
+
+def params(**extra):
+    base = {"deck": "standard", "players": 2, "seed": 5, "top_k": 30, "max_tricks": None,
+            "chunk_size": 3000, "hours": None, "deals": 9000, "extend": 3,
+            "closure_states": 5000}
+    return {**base, **extra}
+
+
+@pytest.mark.parametrize("extra", [{}, {"deck": TINY, "players": 3}])
+def test_same_seed_same_results_whatever_workers(tmp_path, extra):
+    for workers in (1, 2):
+        with Store(tmp_path / f"w{workers}.sqlite") as store:
+            driver.start(store, "climb", params(**extra), workers, quiet=True)
+    one, two = stored(tmp_path / "w1.sqlite"), stored(tmp_path / "w2.sqlite")
+    assert one == two
+    assert one["summary"]["deals"] > 9000  # random deals and the extension's games
+    assert len(one["longest"]) == 30
+
+
+@pytest.mark.parametrize("extra", [{}, {"deck": TINY, "players": 3, "top_k": 200},
+                                   {"deck": "camicia", "players": 2, "max_tricks": 300}])
+def test_chunk_counts_every_game_and_board_replays(extra):
+    job_params = params(**extra)
+    summary = execute(ChunkJob("climb", 1, 3000, job_params))
+    again = execute(ChunkJob("climb", 1, 3000, job_params))
+    assert summary.deals > 3000
+    assert summary.deals == summary.wins.sum() + summary.loops + summary.caps
+    assert summary.histogram.sum() == summary.wins.sum()
+    assert (summary.top_deals == again.top_deals).all()
+    assert (summary.top_positions == again.top_positions).all()
+    assert len(summary.top_deals) == job_params["top_k"]
+    deck = Deck.parse(job_params["deck"])
+    players = job_params["players"]
+    boards = {bytes(d) for d in summary.top_deals}
+    assert len(boards) == len(summary.top_deals)  # distinct deals
+    assert len(set(summary.top_positions.tolist())) == len(summary.top_positions)
+    assert summary.top_positions.max() < summary.deals
+    for deal, row in zip(summary.top_deals, summary.top_rows, strict=True):
+        result = play(Deal.from_sequence(deal, players, deck), deck.spec,
+                      job_params["max_tricks"])
+        assert result.outcome == "win"
+        assert (result.cards, result.tricks) == (row[1], row[2])
+    for deal, row in zip(summary.loop_deals, summary.loop_rows, strict=True):
+        result = play(Deal.from_sequence(deal, players, deck), deck.spec,
+                      job_params["max_tricks"])
+        assert result.outcome == "loop" and result.cards == row[1]
+    if players == 3:
+        assert summary.loops >= len(summary.loop_deals) > 0
+
+
+def test_extension_beats_its_parents():
+    """The extended games are longer than the random deals they grew from."""
+    job_params = params(extend=4, closure_states=20_000, top_k=10)
+    climbed = execute(ChunkJob("climb", 0, 3000, job_params))
+    plain = execute(ChunkJob("climb", 0, 3000, {**job_params, "extend": 0}))
+    assert plain.deals == 3000 and climbed.deals > 3000
+    assert plain.top_positions.max() < 3000  # the random part alone
+    assert climbed.top_rows[0, 1] > plain.top_rows[0, 1]
+    assert climbed.top_positions[0] >= 3000  # found by the extension
+    assert (climbed.top_rows[:4, 1] > plain.top_rows[:4, 1]).all()
+    # the random part is the random search's chunk
+    random_search = execute(ChunkJob("random", 0, 3000, {**job_params, "engine": "fast2"}))
+    assert (random_search.top_deals == plain.top_deals).all()
+
+
+def test_start_deal_is_honoured():
+    job_params = params(start_deal=NESSLER, top_k=2000, extend=0, closure_states=100_000)
+    summary = execute(ChunkJob("climb", 0, 1000, job_params))
+    assert summary.top_rows[0, 1] >= 8344
+    deals = [str(Deal.from_sequence(d, 2)) for d in summary.top_deals]
+    assert deals[0] == NESSLER and summary.top_positions[0] == 1000
+    # every fair deal whose game merges into the record's game was played (919 in the
+    # complete closure, 7 of them later states of the record's own game), all shorter
+    states = trajectory(Deal.parse(NESSLER).hands)[:-1]
+    store, complete, _ = backward_closure(states, 52, 100_000, None)
+    assert complete and store.count == 57_114
+    merging = {format_hands(hands) for hands in store.with_header((26, 26), 0)} - {NESSLER}
+    own = {format_hands(hands) for hands, leader in states
+           if leader == 0 and tuple(map(len, hands)) == (26, 26)} - {NESSLER}
+    assert len(merging) == 919 and len(own) == 7
+    assert merging - own <= set(deals)
+    cards = dict(zip(deals, summary.top_rows[:, 1].tolist(), strict=True))
+    assert max(cards[deal] for deal in merging - own) == 8340
+    later = execute(ChunkJob("climb", 1, 1000, job_params))  # the start deal is chunk 0's
+    assert later.top_rows[0, 1] < 8344
+    with pytest.raises(ValueError):
+        strategy_for("climb", params(start_deal="--J/Q--"))
+
+
+def test_resume_after_interruption(tmp_path):
+    full = tmp_path / "full.sqlite"
+    with Store(full) as store:
+        driver.start(store, "climb", params(), 1, quiet=True)
+    cut = tmp_path / "cut.sqlite"
+    with Store(cut) as store:  # a run stopped after chunks 0 and 2 were stored
+        run = store.create_run("climb", ClimbStrategy.prepare(params()), "test")
+        strategy = strategy_for("climb", run.params)
+        for chunk in (0, 2):
+            job = ChunkJob("climb", chunk, 3000, run.params)
+            store.add_chunk(run, strategy.record(job, strategy.run_chunk(job)), strategy.top_k,
+                            1.0)
+        store.set_status(run.id, "stopped")
+    assert sorted(stored(cut)["chunks"]) == [0, 2]
+    with Store(cut) as store:
+        summary = driver.resume(store, None, 2, quiet=True)
+    assert summary["status"] == "done"
+    one, two = stored(full), stored(cut)
+    one["summary"].pop("version")
+    two["summary"].pop("version")
+    assert one == two
+    numbers = [int(game["number"]) for game in one["longest"]]
+    assert len(set(numbers)) == len(numbers)
+
+
+def test_command_line(tmp_path):
+    db = str(tmp_path / "c.sqlite")
+    runner = CliRunner()
+    result = runner.invoke(cli, ["search", "climb", "--deals", "2000", "--start", NESSLER,
+                                 "--extend", "2", "--closure-states", "3000", "--workers", "1",
+                                 "--db", db, "--seed", "1", "--quiet", "--json"])
+    assert result.exit_code == 0, result.output
+    assert '"cards": 8344' in result.output and '"strategy": "climb"' in result.output
+    result = runner.invoke(cli, ["search", "climb", "--deals", "10", "--start", "--J/Q--",
+                                 "--db", db])
+    assert result.exit_code != 0
+    result = runner.invoke(cli, ["search", "climb", "--explore", "0.5", "--db", db])
+    assert result.exit_code != 0
+
+
+ERS = {"game": "ers", "slap_rules": "pair", "slap_policy": "turn", "slap_in": True}
+
+
+@pytest.mark.parametrize("slaps", [ERS, {**ERS, "slap_policy": "first:1",
+                                         "slap_rules": "pair,sandwich"}])
+def test_ratscrew_extension_beats_its_parents_and_replays(slaps):
+    """Egyptian ratscrew climbs too: the extended games are longer than the random deals they
+    grew from, and every game on the board replays (the ratscrew engine) to its row."""
+    from beggar_search.cards.ranked import STANDARD_RANKED, RankedDeal
+    from beggar_search.cards.slaps import SlapRules
+    from beggar_search.engine import ers_game
+    from beggar_search.strategies.climb import ClimbStrategy
+
+    job_params = ClimbStrategy.prepare(params(extend=4, closure_states=20_000, top_k=10,
+                                              **slaps))
+    climbed = execute(ChunkJob("climb", 0, 3000, job_params))
+    plain = execute(ChunkJob("climb", 0, 3000, {**job_params, "extend": 0}))
+    assert plain.deals == 3000 and climbed.deals > 3000
+    assert climbed.top_rows[0, 1] > plain.top_rows[0, 1]
+    assert climbed.top_positions[0] >= 3000  # found by the extension
+    random_search = execute(ChunkJob("random", 0, 3000, job_params))
+    assert (random_search.top_deals == plain.top_deals).all()
+    rules_ = SlapRules.from_params(job_params)
+    for deal, row in zip(climbed.top_deals, climbed.top_rows, strict=True):
+        result = ers_game.play(RankedDeal.from_sequence(deal, 2, STANDARD_RANKED), rules_)
+        assert result.outcome == "win" and (result.cards, result.tricks) == (row[1], row[2])
+
+
+def test_ratscrew_command_line(tmp_path, capsys):
+    from beggar_search.cli import main
+
+    db = str(tmp_path / "c.sqlite")
+    base = ["search", "climb", "--game", "ers", "--deals", "1000", "--extend", "2",
+            "--closure-states", "2000", "--workers", "1", "--db", db, "--seed", "1"]
+    result = CliRunner().invoke(cli, [*base, "--slap-policy", "turn", "--quiet", "--json",
+                                      "--start", "T99JTT/9KTQJ9", "--deck",
+                                      "9=4,T=4,J=2,Q=1,K=1"])
+    assert result.exit_code == 0, result.output
+    assert '"strategy": "climb"' in result.output
+    with pytest.raises(SystemExit) as stop:
+        main([*base, "--slap-policy", "odds:0.5,0.5"])
+    assert stop.value.code == 2 and "not a function of the deal" in capsys.readouterr().err

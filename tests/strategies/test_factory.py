@@ -1,0 +1,318 @@
+"""The loop factory: a closure over cycles, its catalogue, determinism, resume, bad input."""
+
+import itertools
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from beggar_search import Deal, Deck, driver, play
+from beggar_search.cli import cli, main
+from beggar_search.store import Store
+from beggar_search.store.family import islands
+from beggar_search.store.results import SCHEMA_VERSION
+from beggar_search.strategies import PENDING, FactoryStrategy
+from beggar_search.strategies import factory as factory_module
+from beggar_search.strategies.factory import (
+    SEED_CHUNK_FAIR,
+    SEED_CHUNK_TRIES,
+    SEED_PATIENCE,
+    start_node,
+)
+
+TINY = "plain=5,J=2,Q=1,K=1"
+EIGHT = "plain=8,J=2,Q=2,K=2,A=2"
+EIGHT_LOOP = "---A-J--/JQ-K-KQA"  # a looping deal of EIGHT (from its census)
+SEEDED = ("random state", "random fair deal")  # how seeding rounds' cycles were met
+
+
+def factory_params(deck, starts=(), seed_chunks=0, chunk=3000, players=2, **more):
+    return FactoryStrategy.prepare({
+        "deck": deck, "players": players, "seed": 7, "top_k": 0, "max_tricks": None,
+        "chunk_size": chunk, "hours": None, "starts": list(starts), "seed_chunks": seed_chunks,
+        "kicks": [], **more})
+
+
+def brute_force(spec, players=2):
+    """Every fair looping deal of a deck, by cycle."""
+    deck = Deck.parse(spec)
+    reaching = {}
+    for sequence in set(itertools.permutations(deck.sorted_cards().tolist())):
+        deal = Deal.from_sequence(sequence, players, deck)
+        result = play(deal)
+        if result.outcome == "loop":
+            reaching.setdefault(result.cycle, set()).add(str(deal))
+    return reaching
+
+
+def catalogue(store, run_id):
+    fields = ("cycle", "state", "generation", "parent", "move", "mirror", "fair_deals",
+              "fair_deals_swapped", "reach_states", "reach_depth", "deals")
+    return sorted(tuple(c[f] for f in fields) for c in store.cycles(run_id))
+
+
+@pytest.mark.slow  # among the slowest of the suite (issue 26: 72-482 s each)
+def test_from_nothing_every_fair_cycle_with_all_its_deals(tmp_path):
+    truth = brute_force(TINY)
+    with Store(tmp_path / "f.sqlite") as store:
+        summary = driver.start(store, "factory", factory_params(TINY, seed_chunks=1), 1,
+                               quiet=True)
+        rows = {c["cycle"]: c for c in store.cycles(summary["run"])}
+        loops = store.games(summary["run"], "loops")
+        assert store.run(summary["run"]).status == "done"
+    stored = {}
+    for game in loops:
+        stored.setdefault(game["cycle"], set()).add(game["deal"])
+    assert stored == truth
+    for cycle, row in rows.items():  # the catalogue is complete and consistent
+        assert row["reach_complete"] == 1 and row["deals"] == row["fair_deals"]
+        assert row["fair_deals"] == len(truth.get(cycle, ()))
+        assert rows[row["mirror"]]["mirror"] == cycle
+        if Deck.parse(TINY).size % 2 == 0:
+            assert rows[row["mirror"]]["fair_deals_swapped"] == row["fair_deals"]
+        if row["generation"]:
+            assert rows[row["parent"]]["generation"] == row["generation"] - 1
+
+
+@pytest.mark.slow  # among the slowest of the suite (issue 26: 72-482 s each)
+def test_three_players_every_fair_deal_of_every_cycle_and_renamed_copy(tmp_path):
+    spec = "plain=6,J=2,Q=1,K=1"
+    truth = brute_force(spec, players=3)
+    with Store(tmp_path / "t.sqlite") as store:
+        summary = driver.start(store, "factory", factory_params(spec, seed_chunks=1, players=3),
+                               1, quiet=True)
+        rows = store.cycles(summary["run"])
+        loops = store.games(summary["run"], "loops")
+    stored = {}
+    for game in loops:
+        stored.setdefault(game["cycle"], set()).add(game["deal"])
+    assert truth and all(stored.get(c) == deals for c, deals in truth.items() if c in stored)
+    assert set(truth) <= {row["cycle"] for row in rows}
+    for row in rows:
+        assert row["deals"] == row["fair_deals"] == len(truth.get(row["cycle"], ()))
+
+
+def stopped_and_resumed(store, params, chunks: int = 3) -> dict:
+    """A factory run whose first ``chunks`` chunks are stored one by one, as if it had then
+    been stopped, and that ``search resume`` then completes; its summary."""
+    run = store.create_run("factory", params, "test")
+    strategy = driver.strategy_for("factory", params)
+    strategy.attach(store, run)
+    plan = strategy.plan(set())
+    for _ in range(chunks):
+        job = next(plan)
+        while job is PENDING:
+            job = next(plan)
+        store.add_chunk(run, strategy.record(job, driver.execute(job)), 0, 1.0)
+    return driver.resume(store, run.id, 1, quiet=True)
+
+
+@pytest.mark.slow  # among the slowest of the suite (issue 26: 72-482 s each)
+@pytest.mark.parametrize("kicks", [False, True])
+def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks):
+    """The same catalogue on 1 and 2 workers, and after a stop and a resume: the walk
+    alone, and with kick rounds (each drawing from its chunks' streams, planned once the
+    round before is stored)."""
+    more = (dict(moves=["leader"], kicks=["swaps", "mixed"], kick_tries=20_000, kick_rounds=3,
+                 kick_every=1, chunk=5) if kicks else {"chunk": 20000})  # 5: kicks within
+    params = factory_params(EIGHT, starts=[EIGHT_LOOP], **more)
+    with Store(tmp_path / "a.sqlite") as store:
+        one = driver.start(store, "factory", params, 1, quiet=True)
+        whole = catalogue(store, one["run"])
+        moves = store.move_stats(one["run"])
+        kick_chunks = store.db.execute("SELECT count(*) FROM chunks WHERE run_id = ? AND"
+                                       " deals = 20000", (one["run"],)).fetchone()[0]
+    assert sum(m["tries"] for m in moves) == one["deals"]
+    if kicks:
+        assert one["status"] == "done" and any(row[4] and "kick" in row[4] for row in whole)
+        assert kick_chunks > 3 * factory_module.KICK_CHUNKS  # some within a generation
+    else:
+        assert one["cycles"] > 2 and any(row[2] == 2 for row in whole)  # two generations
+    with Store(tmp_path / "b.sqlite") as store:
+        two = driver.start(store, "factory", params, 2, quiet=True)
+        assert catalogue(store, two["run"]) == whole
+    with Store(tmp_path / "c.sqlite") as store:  # stopped after a few chunks, then resumed
+        resumed = stopped_and_resumed(store, params)
+        assert catalogue(store, resumed["run"]) == whole
+    assert resumed["deals"] == one["deals"] and resumed["loops"] == one["loops"]
+
+
+def test_kick_chunks_come_after_every_kick_every_walk_chunks(tmp_path, monkeypatch):
+    """A generation of many walk chunks has a kick chunk after every ``kick_every`` of them
+    (not after the last), kinds in turn, each kicking at most ``KICK_STATES`` states drawn
+    from the run's seed and the chunk number: planned the same way twice."""
+    monkeypatch.setattr(factory_module, "KICK_STATES", 5)
+    params = factory_params(EIGHT, starts=[EIGHT_LOOP], chunk=200, moves=["swap"],
+                            kicks=["swaps", "mixed"], kick_tries=4000, kick_every=3)
+
+    def first_generation():
+        with Store(tmp_path / "p.sqlite") as store:
+            run = store.create_run("factory", params, "test")
+            strategy = driver.strategy_for("factory", params)
+            strategy.attach(store, run)
+            return list(itertools.takewhile(lambda job: job is not PENDING,
+                                            strategy.plan(set())))
+
+    jobs = first_generation()
+    phases = "".join("k" if job.work["phase"] == "kick" else "w" for job in jobs)
+    walks = phases.count("w")
+    assert walks > 6 and phases == "".join(
+        "w" + ("k" if (k + 1) % 3 == 0 and k + 1 < walks else "") for k in range(walks))
+    assert [job.chunk for job in jobs] == list(range(len(jobs)))
+    kicks = [job for job in jobs if job.work["phase"] == "kick"]
+    assert [job.work["kick"] for job in kicks] == ["swaps", "mixed"] * (len(kicks) // 2) + (
+        ["swaps"] if len(kicks) % 2 else [])
+    assert all(len(job.work["items"]) == 5 and job.work["generation"] == 1 for job in kicks)
+    assert kicks[0].work["items"] != kicks[1].work["items"]  # each chunk its own sample
+    again = [job.work for job in first_generation() if job.work["phase"] == "kick"]
+    assert again == [job.work for job in kicks]
+
+
+def test_seeding_rounds_reach_islands_that_moves_do_not_join(tmp_path):
+    """With leader changes as the only move, nearly every cycle is an island of its own:
+    one seeding round (128 cycles kept at most) finds few, rounds go on while each meets
+    a new cycle, and the catalogue does not depend on the workers."""
+    fair = 316  # fair-reachable cycles of EIGHT, from its census (benchmarks/data)
+    found = {}
+    for rounds, workers in ((1, 1), (64, 1), (64, 2)):
+        params = factory_params(EIGHT, seed_chunks=1, moves=["leader"], seed_rounds=rounds)
+        with Store(tmp_path / f"r{rounds}-{workers}.sqlite") as store:
+            summary = driver.start(store, "factory", params, workers, quiet=True)
+            found[rounds, workers] = catalogue(store, summary["run"])
+            seeds = store.db.execute(
+                "SELECT count(*) FROM chunks WHERE run_id = ? AND deals = ?",
+                (summary["run"], SEED_CHUNK_TRIES + SEED_CHUNK_FAIR)).fetchone()[0]
+        met = len({row[2] for row in found[rounds, workers] if row[4] in SEEDED})
+        assert seeds == 1 if rounds == 1 else met + SEED_PATIENCE <= seeds <= rounds
+    fair_found = {row[0] for row in found[64, 1] if row[6]}
+    assert len({row[0] for row in found[1, 1]}) < 0.6 * fair < 0.9 * fair <= len(fair_found)
+    assert found[64, 1] == found[64, 2]
+
+
+def test_start_node_of_a_state_and_of_a_deal():
+    deck = Deck.parse("standard")
+    casella = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+    node = start_node(casella, deck, 2)
+    assert node.cycle == play(casella).cycle and len(node.states) == 62
+    assert start_node(node.states[5], deck, 2) == node
+    assert len(node.renamed) == 2 and node.cycle in node.renamed
+
+
+def test_bad_from_is_one_line_and_exit_2(tmp_path, capsys):
+    db = str(tmp_path / "x.sqlite")
+    for bad in ("-J--/Q---", "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
+                "3:--J/Q--", "nonsense"):
+        code = None
+        try:
+            main(["search", "factory", "--deck", "plain=5,J=1,Q=1", "--from", bad, "--db", db,
+                  "--quiet"] if bad.startswith("-J") else
+                 ["search", "factory", "--from", bad, "--db", db, "--quiet"])
+        except SystemExit as exit_:
+            code = exit_.code
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and "--from" in err, (bad, err)
+        assert not (tmp_path / "x.sqlite").exists()  # no results file made for nothing
+
+
+def test_factory_command_and_export(tmp_path):
+    db = str(tmp_path / "c.sqlite")
+    result = CliRunner().invoke(cli, ["search", "factory", "--deck", TINY, "--db", db,
+                                      "--kicks", "none", "--workers", "1", "--quiet", "--json",
+                                      "--seed-tries", "5000", "--blocks", "2-3"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(cli, ["export", "--what", "cycles", "--db", db])
+    header, *rows = result.output.splitlines()
+    assert {"generation", "parent", "move", "mirror", "own_mirror", "fair_deals",
+            "fair_deals_swapped", "reach_depth", "island"} <= set(header.split(","))
+    assert rows
+
+
+def test_a_schema_1_file_opens_and_takes_a_factory_run(tmp_path):
+    path = tmp_path / "old.sqlite"
+    Store(path).close()
+    db = sqlite3.connect(path)
+    for column in ("generation", "parent", "move", "mirror", "own_mirror", "reach_depth",
+                   "fair_deals", "fair_deals_swapped"):
+        db.execute(f"ALTER TABLE cycles DROP COLUMN {column}")
+    db.execute("DROP TABLE moves")
+    db.execute("DROP TABLE links")
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        summary = driver.start(store, "factory", factory_params(TINY, seed_chunks=1), 1,
+                               quiet=True)
+        assert summary["cycles"] > 0 and store.move_stats(summary["run"])
+
+
+def test_family_plot_and_islands(tmp_path):
+    pytest.importorskip("matplotlib")
+    from beggar_search import plots
+
+    with Store(tmp_path / "p.sqlite") as store:
+        summary = driver.start(store, "factory", factory_params(TINY, seed_chunks=1), 1,
+                               quiet=True)
+        data = plots.family_data(store, summary["run"])
+        rows = store.cycles(summary["run"])
+        island = islands(rows, store.links(summary["run"]))
+    assert len(data["nodes"]) == len(rows) == summary["cycles"]
+    assert data["islands"] == len(set(island.values()))
+    for row in rows:  # a cycle and its mirror, a cycle and its parent: one island
+        assert island[row["mirror"]] == island[row["cycle"]]
+        if row["parent"]:
+            assert island[row["parent"]] == island[row["cycle"]]
+    assert plots.draw_family(data, tmp_path / "family.svg").stat().st_size > 0
+
+
+def test_skeleton_and_pad_grows_small_cycles_into_the_deck():
+    from beggar_search.engine.game import play_state
+    from beggar_search.strategies.factory.seeding import skeleton_and_pad
+
+    deck = Deck.parse("plain=10,J=3,Q=3,K=3")
+    grown = skeleton_and_pad(deck, 1, small_tries=1 << 17, pad_budget=2_000_000, want=4)
+    assert grown.states and grown.steps[0][0] == 16 and 17 <= grown.steps[-1][0] < deck.size
+    for hands, leader in grown.states:
+        assert sorted(c for hand in hands for c in hand) == deck.sorted_cards().tolist()
+        assert play_state(hands, leader).outcome == "loop"
+
+
+@pytest.mark.parametrize("bad", [["--kicks", "bogus"], ["--kicks", ""], ["--kick-moves", "0-2"],
+                                 ["--kick-moves", "3-2"], ["--kick-moves", "2-99"],
+                                 ["--kick-shift", "-1"], ["--kick-tries", "0"],
+                                 ["--until-idle", "-1"], ["--until-idle", "0"],
+                                 ["--until-idle", "nan"], ["--until-idle", "1e9"],
+                                 ["--exchanges", "2-99"]])
+def test_bad_kick_options_are_one_line_and_exit_2(tmp_path, bad):
+    db = str(tmp_path / "x.sqlite")
+    result = CliRunner().invoke(cli, ["search", "factory", "--deck", TINY, "--db", db, *bad])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_kicks_go_on_until_idle_and_catalogue_what_they_meet(tmp_path):
+    """With kicks a run goes on after its closure, until --until-idle hours pass without a
+    new cycle; cycles met by kicks are catalogued with the cycle kicked as their parent,
+    and the catalogue keeps every fair deal of every fair-reachable cycle."""
+    params = factory_params(EIGHT, starts=[EIGHT_LOOP], kicks=["swaps", "mixed"],
+                            kick_tries=20_000, until_idle=0.0005, moves=["leader"])
+    with Store(tmp_path / "k.sqlite") as store:
+        summary = driver.start(store, "factory", params, 1, quiet=True)
+        assert summary["status"] == "done"
+        rows = store.cycles(summary["run"])
+        kicked = [row for row in rows if (row["move"] or "").startswith("kick")]
+        assert kicked and all(row["parent"] for row in kicked)
+        assert {row["move"] for row in kicked} <= {"kick swaps", "kick mixed"}
+        loops = {}
+        for game in store.games(summary["run"], "loops"):
+            loops.setdefault(game["cycle"], set()).add(game["deal"])
+    census = Path(__file__).parents[2] / "benchmarks/data/census-plain8-J2-Q2-K2-A2.json"
+    truth = {c: set(d) for c, d in json.loads(census.read_text())["cycles"].items()}
+    for row in rows:  # every fair deal of every catalogued cycle, and nothing else
+        if row["cycle"] in truth:
+            assert loops.get(row["cycle"], set()) == truth[row["cycle"]]
+        else:
+            assert row["cycle"] not in loops
