@@ -91,6 +91,14 @@ def _joined(hands) -> tuple[int, ...]:
     return tuple(int(c) for hand in hands for c in hand)
 
 
+def _mirrors_apply(params: dict) -> bool:
+    """Whether a state with player 2 to lead plays the game of its mirrored fair deal (hands
+    swapped, player 1 to lead): between two players, unless a slap policy favours one seat."""
+    if int(params["players"]) != 2:
+        return False
+    return game_of(params) != ERS or SlapRules.from_params(params).policy != "first"
+
+
 class ClimbStrategy(Strategy):
     """Random deals, then backward extension of the longest; chunk c draws stream (seed, c)."""
 
@@ -103,16 +111,20 @@ class ClimbStrategy(Strategy):
         params = cls.with_random_kernel(params, lambda kernel: (
             CLIMB_CHUNKS * kernel.chunk_size if kernel.chunk_size else cls.default_chunk))
         return {**params, "extend": _setting(params, "extend", DEFAULT_EXTEND),
-                "closure_states": _setting(params, "closure_states", DEFAULT_CLOSURE_STATES)}
+                "closure_states": _setting(params, "closure_states", DEFAULT_CLOSURE_STATES),
+                "mirrors": params.get("mirrors", _mirrors_apply(params)),
+                "own_states": params.get("own_states", True)}
 
     def __init__(self, params: dict):
         super().__init__(params)
         self.extend = _setting(params, "extend", DEFAULT_EXTEND)
         self.closure_states = _setting(params, "closure_states", DEFAULT_CLOSURE_STATES)
-        self.slap_rules = SlapRules.from_params(params) if game_of(params) == ERS else None
         self.deal_class = Deal if self.slap_rules is None else RankedDeal
         self.step = BMN_STEP if self.slap_rules is None else ers_step(self.slap_rules,
                                                                         self.players)
+        # runs stored before these were read keep their deals (neither key: both False)
+        self.mirrors = bool(params.get("mirrors")) and _mirrors_apply(params)
+        self.own_states = bool(params.get("own_states"))
         self.start = start_sequence(params.get("start_deal"), self.deck, self.players,
                                     self.deal_class)
 
@@ -136,8 +148,10 @@ class ClimbStrategy(Strategy):
         """Leaderboard places a chunk keeps while it plays: at least the ``extend`` it extends."""
         return max(self.top_k, self.extend)
 
-    def _fair_ancestors(self, sequence: np.ndarray) -> list[tuple[int, ...]]:
-        """Fair deals found by the backward search from the game's trajectory, sorted."""
+    def _fair_ancestors(self, sequence: np.ndarray) -> tuple[list[tuple[int, ...]], set]:
+        """Fair deals found by the backward search from the game's trajectory, sorted, and
+        the set of them when the search was complete (a parent found in it needs no search
+        of its own: its in-tree lies inside this one), else an empty set."""
         hands = self.deal_class.from_sequence(sequence, self.players, self.deck).hands
         if self.slap_rules is None:
             states = trajectory(hands, 0, self.max_tricks or None)
@@ -145,13 +159,16 @@ class ClimbStrategy(Strategy):
             states = ers_game.trajectory(hands, 0, self.slap_rules, self.max_tricks or None)
         if len(states) > 1 and sum(1 for hand in states[-1][0] if hand) == 1:
             states = states[:-1]  # the end, one player holding all: shared by any game
-        store, _, _ = backward_closure(states, self.deck.size, self.closure_states, None,
-                                       step=self.step)
+        store, complete, _ = backward_closure(states, self.deck.size, self.closure_states, None,
+                                              step=self.step)
         split = self.deck.split(self.players)
-        own = {_joined(h) for h, lead in states
-               if lead == 0 and tuple(map(len, h)) == split}
         found = {_joined(h) for h in store.with_header(split, 0)}
-        return sorted(found - own)
+        if self.mirrors:  # player 2 to lead: the mirrored fair deal plays the same game
+            found |= {_joined(h[::-1]) for h in store.with_header(split, 1)}
+        if not self.own_states:  # runs stored before: the parent's own later states left out
+            found -= {_joined(h) for h, lead in states
+                      if lead == 0 and tuple(map(len, h)) == split}
+        return sorted(found), (found if complete else set())
 
     def play(self, job: ChunkJob, recorder: Recorder) -> Recorder:
         """Play the chunk's random deals, then the fair deals the backward search finds from the
@@ -167,8 +184,13 @@ class ClimbStrategy(Strategy):
             parents.insert(0, self.start)
             played.append(start)
             seen.add(start)
+        covered: set = set()  # deals inside a complete backward search already made
         for parent in parents:
-            for deal in self._fair_ancestors(parent):
+            if tuple(int(c) for c in parent) in covered:
+                continue
+            deals, complete = self._fair_ancestors(parent)
+            covered |= complete
+            for deal in deals:
                 if deal not in seen:
                     seen.add(deal)
                     played.append(deal)
