@@ -101,12 +101,13 @@ def test_a_family_is_fair_merges_and_its_mirror_has_equal_lengths(chunk):
 
 def test_mirrors_and_own_states_are_read_and_older_runs_keep_their_deals():
     new = execute(ChunkJob("climb", 0, 4000, climb_params()))
-    old = execute(ChunkJob("climb", 0, 4000, climb_params(mirrors=False, own_states=False)))
-    assert (new.top_deals[:0] == old.top_deals[:0]).all()
+    old = execute(ChunkJob("climb", 0, 4000, climb_params(mirrors=False, own_states=False,
+                                                          distinct_families=False)))
     assert new.deals > old.deals > 4000  # the mirrors and the parent's own later deals added
     assert new.top_rows[0, 1] >= old.top_rows[0, 1]
     unprepared = {**climb_params()}
-    del unprepared["mirrors"], unprepared["own_states"]  # a run stored before: as `old`
+    for key in ("mirrors", "own_states", "distinct_families"):  # a run stored before: as `old`
+        del unprepared[key]
     before = execute(ChunkJob("climb", 0, 4000, unprepared))
     assert before.deals == old.deals and (before.top_deals == old.top_deals).all()
 
@@ -190,3 +191,29 @@ def test_climber_killed_and_resumed_equals_uninterrupted(tmp_path):
     one["summary"].pop("version")
     two["summary"].pop("version")
     assert one == two and all(g["family"] for g in one["longest"])
+
+
+def test_parents_are_of_distinct_families():
+    """The climber extends the longest deals of distinct families, a mirror pair as one."""
+    from beggar_search.engine import batch
+    from beggar_search.engine.batch import new_recorder
+    from beggar_search.engine.merging import families
+    from beggar_search.engine.random import chunk_stream
+    from beggar_search.strategies import strategy_for
+
+    small = "plain=6,J=2,Q=2,K=1,A=1"  # 12 cards: the longest random games share families
+    params = climb_params(extend=6, deck=small)
+    strategy = strategy_for("climb", params)
+    recorder = strategy.engine.random_chunk(chunk_stream(1, 0), 4000, new_recorder(60, 12))
+    _, rows, deals = batch.leaderboard(recorder)
+    board = families(deals, rows, Deck.parse(small).split(2))
+    place = {bytes(d): i for i, d in enumerate(deals)}
+    chosen = [place[bytes(d)] for d in strategy._parents(rows, deals)]
+    assert len(chosen) == 6 and chosen == sorted(chosen) and chosen != list(range(6))
+    kept = set()
+    for i in range(chosen[-1] + 1):  # each deal skipped is of a family (or mirror) chosen
+        assert (i in chosen) == (board[i].family not in kept)
+        if i in chosen:
+            kept |= {board[i].family, board[i].mirror}
+    plain = strategy_for("climb", {**params, "distinct_families": False})._parents(rows, deals)
+    assert [place[bytes(d)] for d in plain] == list(range(6))

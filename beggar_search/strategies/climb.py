@@ -34,6 +34,7 @@ from ..engine import batch, ers_game
 from ..engine.batch import Recorder
 from ..engine.closure import BMN_STEP, backward_closure, ers_step
 from ..engine.game import trajectory
+from ..engine.merging import families
 from ..engine.random import chunk_stream
 from ..games import ERS, game_of
 from ..ranked import RankedDeal
@@ -87,7 +88,8 @@ class ClimbStrategy(Strategy):
         return {**params, "extend": _setting(params, "extend", DEFAULT_EXTEND),
                 "closure_states": _setting(params, "closure_states", DEFAULT_CLOSURE_STATES),
                 "mirrors": params.get("mirrors", _mirrors_apply(params)),
-                "own_states": params.get("own_states", True)}
+                "own_states": params.get("own_states", True),
+                "distinct_families": params.get("distinct_families", True)}
 
     def __init__(self, params: dict):
         super().__init__(params)
@@ -99,6 +101,7 @@ class ClimbStrategy(Strategy):
         # runs stored before these were read keep their deals (neither key: both False)
         self.mirrors = bool(params.get("mirrors")) and _mirrors_apply(params)
         self.own_states = bool(params.get("own_states"))
+        self.distinct_families = bool(params.get("distinct_families"))
         self.start = start_sequence(params.get("start_deal"), self.deck, self.players,
                                     self.deal_class)
 
@@ -144,13 +147,31 @@ class ClimbStrategy(Strategy):
                       if lead == 0 and tuple(map(len, h)) == split}
         return sorted(found), (found if complete else set())
 
+    def _parents(self, rows: np.ndarray, longest: np.ndarray) -> list[np.ndarray]:
+        """The deals to extend: the ``extend`` longest; with ``distinct_families``, the
+        ``extend`` longest of distinct families, a family and its mirror counting as one (a
+        backward search from one member reaches the whole family, and its mirror)."""
+        if not self.distinct_families:
+            return list(longest[: self.extend])
+        chosen, names, split = [], set(), self.deck.split(self.players)
+        done, window = 0, self.extend  # families of the board read a window at a time
+        while len(chosen) < self.extend and done < len(longest):
+            part = slice(done, done + window)
+            for deal, family in zip(longest[part], families(longest[part], rows[part], split,
+                                                            self.slap_rules), strict=True):
+                if len(chosen) < self.extend and family.family not in names:
+                    chosen.append(deal)
+                    names.update({family.family, family.mirror if self.mirrors else None})
+            done, window = done + window, 2 * window
+        return chosen
+
     def play(self, job: ChunkJob, recorder: Recorder) -> Recorder:
         """Play the chunk's random deals, then the fair deals the backward search finds from the
         longest (and, in chunk 0, from the start deal); returns ``recorder``."""
         stream = chunk_stream(self.params["seed"], job.chunk)
         recorder = self.engine.random_chunk(stream, job.deals, recorder)
-        _, _, longest = batch.leaderboard(recorder)
-        parents = list(longest[: self.extend])
+        _, rows, longest = batch.leaderboard(recorder)
+        parents = self._parents(rows, longest)
         seen = {tuple(int(c) for c in deal) for deal in parents}
         played = []
         start = tuple(int(c) for c in self.start)
