@@ -363,7 +363,8 @@ def family_count(args) -> None:
               "deck": run.deck.spec, "deals": run.deals, "games": len(games),
               "longest": int(games[0]["cards"]) if games else None,
               "families": int(len(sizes)), "largest_family": int(sizes.max()) if len(sizes) else 0,
-              "families_mirrors_joined": len(set(families(deals, mirrored=True)))}
+              "families_mirrors_joined": len(set(families(deals, mirrored=True))),
+              "families_stored": len({g["family"] for g in games if g.get("family")}) or None}
     print(json.dumps(result) if args.json else
           " ".join(f"{k} {v}" for k, v in result.items()))
 
