@@ -511,3 +511,54 @@ def draw_family(data: dict, out: str | Path) -> Path:
                    f" {data['deck']} deck) lines: moves between cycles, dotted:"
                    f" mirror images,\ndashed red: kicks; faded: no fair deal", fontsize=11)
     return _save(figure, out)
+
+
+FAMILIES_SHOWN = 25  # families drawn by ``plot families``, best first
+
+
+def long_families_data(store: Store, run_id: int | None = None,
+                       shown: int = FAMILIES_SHOWN) -> dict:
+    """A run's longest games by merge family (``long_families``): for each of the ``shown``
+    best families, the lengths of its games on the leaderboard and its mirror family."""
+    from .long_families import by_family
+
+    run = store.run(run_id)
+    games = store.games(run.id, "longest")
+    if not games:
+        raise PlotError(f"run {run.id} has no finished games on its leaderboard: no families"
+                        " to draw")
+    best = by_family(games, run.params)  # fills each game's family where it was not stored
+    lengths: dict[str, list[int]] = {}
+    for game in games:
+        lengths.setdefault(game["family"], []).append(game["cards"])
+    families = [{"family": f["family"], "cards": lengths[f["family"]],
+                 "best": f["cards"], "deal": f["deal"], "mirror": f["mirror_family"]}
+                for f in best[:shown]]
+    return {"run": run.id, "strategy": run.strategy, "deck": run.params["deck"],
+            "players": run.players, **game_fields(run.params), "games": len(games),
+            "families": families,
+            "all_families": len(best)}
+
+
+def draw_long_families(data: dict, out: str | Path) -> Path:
+    """One row per family, best first: a dot for each of its games on the leaderboard (cards),
+    the best ringed; a family and its mirror family share a colour."""
+    families = data["families"]
+    figure, axes = _new_figure(10, 1.5 + 0.32 * len(families))
+    colour_of: dict[str, str] = {}
+    for row, family in enumerate(families):
+        colour = colour_of.get(family["mirror"]) or PLAYER_COLOURS[len(colour_of) % 8]
+        colour_of[family["family"]] = colour
+        cards = np.array(family["cards"])
+        axes.scatter(cards, np.full(len(cards), -row), s=12, color=colour, alpha=0.6)
+        axes.scatter([family["best"]], [-row], s=60, facecolors="none", edgecolors=colour)
+    axes.set_yticks([-row for row in range(len(families))])
+    axes.set_yticklabels([f"{f['family']} ({len(f['cards'])})" for f in families],
+                         fontsize=8, family="monospace")
+    axes.set_xlabel("game length (cards laid)")
+    _style(axes)
+    axes.set_title(f"The {len(families)} best of {data['all_families']} merge families among the"
+                   f" {data['games']:,} longest games\n({data['strategy']} run {data['run']},"
+                   f" {data['deck']} deck; a family and its mirror share a colour;"
+                   " in brackets: its games)", fontsize=10)
+    return _save(figure, out)

@@ -283,6 +283,66 @@ def first_pattern(pile, length, patterns):
 
 
 @kernel
+def _pile_lengths(tflat, tsizes, winner, players_in):
+    """The shortest and longest piles a Beggar-my-neighbour trick taken by ``winner`` can have
+    put under their hand, read off the hand's last cards alone; ``(0, 0)`` when no trick can
+    have (every length is still replayed and checked forward: these are bounds only).
+
+    While two players or more are in after the trick, it ended on a payment: the pile holds
+    a penalty card (value v, the payment owed) and its last cards are the ``k`` plain cards
+    paid for the last penalty card laid.  A payment ends at v cards, or earlier when the
+    payer goes out (which, between two players, ends the game): so ``k <= v``, ``k == v``
+    for two players, and the pile holds at least those ``k + 1`` cards.  Between two players
+    no one goes out during such a trick, so a penalty card of value u laid earlier in the
+    pile is followed by fewer than u plain cards before the next penalty card (the payment
+    it asked for did not complete): the pile starts after the first penalty card, going
+    back up the hand, that breaks this.  A trick that leaves one player in (the game's end)
+    may hold no penalty card: no bounds then.
+    """
+    size = tsizes[winner]
+    if players_in < 2:
+        return 2, size
+    plain = 0
+    while plain < size and tflat[winner, size - 1 - plain] == 0:
+        plain += 1
+    if plain == size:
+        return 0, 0
+    owed = np.int64(tflat[winner, size - 1 - plain])
+    if plain > owed or (tsizes.shape[0] == 2 and plain != owed):
+        return 0, 0
+    shortest = max(2, plain + 1)
+    if tsizes.shape[0] != 2:
+        return shortest, size
+    run = 0  # plain cards since the penalty card below
+    for i in range(size - 2 - plain, -1, -1):
+        card = np.int64(tflat[winner, i])
+        if card == 0:
+            run += 1
+        elif run >= card:
+            return shortest, size - 1 - i
+        else:
+            run = 0
+    return shortest, size
+
+
+@kernel
+def _pile_leader(tflat, tsizes, winner, length, penalties, first):
+    """Who led a two-player Beggar-my-neighbour pile of ``length`` cards taken by ``winner``
+    (a trick that leaves both players in), given the ``penalties`` penalty cards and the
+    index ``first`` of the first of them in its ``length - 1`` last cards (-1: none).
+
+    The penalty cards of such a pile were laid by the two players in turn, the last by the
+    taker, and before the first one the players laid plain cards in turn from the leader.
+    """
+    start = tsizes[winner] - length
+    if tflat[winner, start] != 0:
+        penalties += 1
+        first = start
+    owner = winner if penalties % 2 == 1 else 1 - winner
+    return owner if (first - start) % 2 == 0 else 1 - owner
+
+
+@kernel
 def predecessors_into(tflat, tsizes, winner, ranked, slaps, found, scratch):
     """Every state one trick before the state ``tflat[p, :tsizes[p]]`` led by ``winner``:
     Beggar-my-neighbour's, or (``ranked``) Egyptian ratscrew's under the slap rules
@@ -302,13 +362,31 @@ def predecessors_into(tflat, tsizes, winner, ranked, slaps, found, scratch):
                      target.hashes, target.out, target.info)
     if target.info[rules.I_LEADER] != winner:
         return 0
+    shortest, longest = 2, tsizes[winner]
+    if not ranked:
+        shortest, longest = _pile_lengths(tflat, tsizes, winner, target.info[rules.I_IN])
+        if shortest == 0:
+            return 0
     flags = slaps.flags
     patterns = flags[ers.F_SLAPS] if ranked and flags[ers.F_POLICY] != ers.NONE else 0
     slap_in = ranked and flags[ers.F_SLAP_IN] != 0
     remaining = scratch.remaining
     full = (1 << players) - 1
     count = 0
-    for length in range(2, tsizes[winner] + 1):
+    # between two players, who led a Beggar-my-neighbour pile follows from its cards
+    by_parity = not ranked and players == 2 and target.info[rules.I_IN] >= 2
+    penalties, first = 0, -1  # penalty cards in the pile, where its first one lies
+    for i in range(tsizes[winner] - 1, tsizes[winner] - shortest, -1):
+        if tflat[winner, i] != 0:
+            penalties += 1
+            first = i
+    for length in range(shortest, longest + 1):
+        only = -1
+        if by_parity:
+            only = _pile_leader(tflat, tsizes, winner, length, penalties, first)
+            if tflat[winner, tsizes[winner] - length] != 0:
+                penalties += 1
+                first = tsizes[winner] - length
         slap_at = 0
         if patterns:
             start = tsizes[winner] - length
@@ -328,7 +406,7 @@ def predecessors_into(tflat, tsizes, winner, ranked, slaps, found, scratch):
             in_mask = (full & ~empty_mask) | subset
             if popcount(in_mask) >= 2:
                 for leader in range(players):
-                    if (in_mask >> leader) & 1:
+                    if (in_mask >> leader) & 1 and (only < 0 or leader == only):
                         trick = Trick(tflat, tsizes, winner, length, leader, in_mask,
                                       slap_at == length, ranked, slap_in)
                         count = _replay(trick, scratch, found, count, slaps)

@@ -75,7 +75,8 @@ def game_json(data: dict) -> dict:
 
 @click.group()
 def plot():
-    """Pictures (needs matplotlib): game lengths, one game, a run's cycles, a cycle family."""
+    """Pictures (needs matplotlib): game lengths, one game, a run's cycles, a cycle family,
+    the merge families of long games."""
 
 
 @plot.command()
@@ -183,3 +184,15 @@ def family(db_path, run_id, out, as_json):
           "deck": data["deck"],
           "cycles": len(data["nodes"]), "islands": data["islands"],
           "fair_cycles": data["fair_cycles"]}, as_json, written)
+
+
+@plot.command()
+@run_figure_options("families.png")
+def families(db_path, run_id, out, as_json):
+    """A run's longest games by merge family: one row per family, a dot per game."""
+    data, written = _run_figure("long_families", db_path, run_id, out)
+    emit({"out": written, "run": data["run"], **game_json(data), "deck": data["deck"],
+          "games": data["games"], "family_count": data["all_families"],
+          "best": [{"family": f["family"], "cards": f["best"], "games": len(f["cards"]),
+                    "mirror_family": f["mirror"]} for f in data["families"]]},
+         as_json, written)

@@ -12,6 +12,7 @@ import click
 
 from ..cards.params import game_of
 from ..driver import summarise
+from ..long_families import FAMILY_KEYS, by_family
 from ..outfile import atomic_output, check_output
 from ..store.family import fair_reached, islands
 from ..strategies.units import unit_of
@@ -73,24 +74,36 @@ def runs(db_path, as_json):
 @run_option
 @click.option("--top", "top", type=ROWS, default=10, show_default=True,
               help="Leaderboard rows to print.")
+@click.option("--by-family", is_flag=True,
+              help="List the best game of each merge family (games that join one trajectory,"
+                   " docs/records.md) with the family's games on the board, instead of every"
+                   " game.")
 @json_option
-def show(db_path, run_id, top, as_json):
+def show(db_path, run_id, top, by_family, as_json):
     """A run's summary and leaderboard."""
     with open_store(db_path, create=False) as store:
         run = store.run(run_id)
         summary = summarise(store, run.id)
+        games = (by_family_rows(store, run, top) if by_family
+                 else store.iter_games(run.id, "longest", limit=top))
         if as_json:  # one object, its long lists written as they are read
-            sys.stdout.write(json.dumps(summary_record(summary))[:-1] + ', "leaderboard": ')
-            write_list(map(game_record, store.iter_games(run.id, "longest", limit=top)))
+            key = "families" if by_family else "leaderboard"
+            sys.stdout.write(json.dumps(summary_record(summary))[:-1] + f', "{key}": ')
+            write_list(map(game_record, games))
             sys.stdout.write(', "cycle_list": ')
             write_list(map(cycle_record, store.iter_cycles(run.id)))
             sys.stdout.write("}\n")
             return
         print_summary(summary, False)
         say(f"chunks     {run.params['chunk_size']:,} {unit_of(run.strategy)} each")
-        for rank, game in enumerate(store.iter_games(run.id, "longest", limit=top), start=1):
+        for rank, game in enumerate(games, start=1):
+            family = ""
+            if by_family:
+                mirror = (f", mirror {game['mirror_family']} x{game['mirror_members']}"
+                          if game["mirror_family"] else "")
+                family = f"  family {game['family']} x{game['members']}{mirror}"
             say(f"{rank:4d}. {game['cards']:6d} cards {game['tricks']:5d} tricks  "
-                f"{game['deal']}  ({number_label(run)} {game['number']})")
+                f"{game['deal']}  ({number_label(run)} {game['number']}){family}")
         for cycle in store.iter_cycles(run.id, limit=top):
             say(f"cycle {cycle['cycle']}: period {cycle['period_tricks']} tricks / "
                 f"{cycle['period_cards']} cards, reached by"
@@ -101,6 +114,12 @@ def number_label(run) -> str:
     """What a leaderboard's number is: a deal index (``deal --index``) for an enumeration,
     else the game's place in the run's stream of games (not a deal index)."""
     return "deal index" if run.strategy == "enumerate" else "game no."
+
+
+def by_family_rows(store, run, limit: int | None = None) -> list[dict]:
+    """The best game of each merge family on a run's leaderboard, best first (``limit``
+    families at most), with the family's size and its mirror's (``long_families``)."""
+    return by_family(store.iter_games(run.id, "longest"), run.params, limit)
 
 
 def write_list(rows, batch: int = 1000) -> None:
@@ -118,7 +137,7 @@ def write_list(rows, batch: int = 1000) -> None:
 EXPORTS = {
     "longest": ["rank", "deal", "cards", "tricks", "outcome", "winner", "preperiod_tricks",
                 "preperiod_cards", "period_tricks", "period_cards", "cycle", "number", "seed",
-                "chunk", "position", "found"],
+                "chunk", "position", "found", "family"],
     "cycles": ["cycle", "period_tricks", "period_cards", "deals", "example", "state",
                "reach_states", "reach_complete", "reach_depth", "fair_deals",
                "fair_deals_swapped", "mirror", "own_mirror", "generation", "parent", "move",
@@ -126,6 +145,7 @@ EXPORTS = {
     "histogram": ["cards", "count"],
 }
 EXPORTS["loops"] = EXPORTS["longest"]
+FAMILY_EXPORT = EXPORTS["longest"] + [key for key in FAMILY_KEYS if key != "family"]
 # export --json: the same columns, and the counts named as in every other --json
 # (docs/json.md); the CSV keeps its columns and its 0/1
 JSON_EXPORTS = {**EXPORTS, "cycles": [
@@ -134,9 +154,14 @@ JSON_EXPORTS = {**EXPORTS, "cycles": [
     *EXPORTS["cycles"][EXPORTS["cycles"].index("fair_deals_swapped") + 1:]]}
 
 
-def export_rows(store, run, what: str):
+def export_rows(store, run, what: str, families: bool = False):
     """The rows of one export, one at a time: an export of millions of rows never holds
-    them all (the cycles' islands need only each cycle's id, parent and mirror first)."""
+    them all (the cycles' islands need only each cycle's id, parent and mirror first).
+    ``families``: the longest games' best of each merge family instead (``by_family_rows``)."""
+    if families:
+        return ({**game, "rank": rank, "seed": run.params.get("seed"),
+                 "found": when(game["found"])}
+                for rank, game in enumerate(by_family_rows(store, run), start=1))
     if what == "histogram":
         return ({"cards": cards, "count": count} for cards, count in store.histogram(run.id))
     if what == "cycles":
@@ -191,11 +216,16 @@ def for_spreadsheet(value):
                    " text itself and runs nothing. Without it the CSV is plain, for scripts.")
 @click.option("--fair-only", is_flag=True,
               help="With --what cycles: only the cycles a fair deal reaches (either leader).")
+@click.option("--by-family", is_flag=True,
+              help="With --what longest: the best game of each merge family, with the"
+                   " family's games on the board (members) and its mirror family's.")
 @json_option
-def export(what, db_path, run_id, out, spreadsheet, fair_only, as_json):
+def export(what, db_path, run_id, out, spreadsheet, fair_only, by_family, as_json):
     """Export a run's longest games, loops, cycles or length histogram as CSV."""
     if spreadsheet and as_json:
         raise UserError("--for-spreadsheet makes CSV; --json writes JSON: choose one")
+    if by_family and what != "longest":
+        raise UserError("--by-family goes with --what longest")
     if fair_only and what != "cycles":
         raise UserError(f"--fair-only is for --what cycles (every looping deal a run keeps"
                         f" is a fair deal already), not --what {what}")
@@ -204,24 +234,26 @@ def export(what, db_path, run_id, out, spreadsheet, fair_only, as_json):
     written = 0
     with open_store(db_path, create=False) as store:
         run = store.run(run_id)
-        rows = export_rows(store, run, what)
+        rows = export_rows(store, run, what, by_family)
+        columns = FAMILY_EXPORT if by_family else EXPORTS[what]
         if fair_only:
             rows = (row for row in rows if fair_reached(row))
         with (atomic_output(out, (db_path,), newline="") if out
               else nullcontext(sys.stdout)) as target:
             if as_json:
                 record = cycle_record if what == "cycles" else dict
+                keys = columns if by_family else JSON_EXPORTS[what]
                 for row in rows:
                     row = record(row)
-                    target.write(json.dumps({key: row[key] for key in JSON_EXPORTS[what]}) + "\n")
+                    target.write(json.dumps({key: row[key] for key in keys}) + "\n")
                     written += 1
             else:
-                writer = csv.DictWriter(target, EXPORTS[what], extrasaction="ignore",
+                writer = csv.DictWriter(target, columns, extrasaction="ignore",
                                         lineterminator="\n")
                 writer.writeheader()
                 for row in rows:
                     if spreadsheet:
-                        row = {key: for_spreadsheet(row[key]) for key in EXPORTS[what]}
+                        row = {key: for_spreadsheet(row[key]) for key in columns}
                     writer.writerow(row)
                     written += 1
     if out:

@@ -275,6 +275,7 @@ class ChunkSummary:
     cycles: list = field(default_factory=list)  # records.CycleRecord: cycles met as states
     move_stats: list[dict] = field(default_factory=list)  # the factory's tries by move kind
     links: list[tuple[str, str]] = field(default_factory=list)  # the factory: cycle -> known one
+    top_families: list = field(default_factory=list)  # merging.Family of each top game (or [])
 
     @classmethod
     def of_tries(cls, recorder, players: int, tries: int, loops: int,

@@ -163,6 +163,7 @@ def game(row: dict, deck) -> dict:
             whole(value, field)
     whole(row["winner"], "winner", low=-1)
     cycle(row["cycle"], optional=True)
+    cycle(row.get("family"), "family", optional=True)
     moment(row["found"], "found")
     return row
 

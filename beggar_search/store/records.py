@@ -36,20 +36,21 @@ class GameRecord:
     period_tricks: int
     period_cards: int
     cycle: str | None
+    family: str | None = None  # a terminating game's merge family (``engine.merging``)
 
     @classmethod
     def from_row(cls, board: str, row: np.ndarray, sequence: np.ndarray, position: int,
                  number: int, split: Sequence[int],
-                 notation: Callable = format_hands) -> GameRecord:
+                 notation: Callable = format_hands, family: str | None = None) -> GameRecord:
         """The record of one game from a kernel's result ``row`` and the deal's card ``sequence``,
-        written with ``notation``."""
+        written with ``notation``; ``family``: its merge family, where the chunk found it."""
         result = Result.from_row(row, len(split))
         return cls(board=board, deal=_notation(sequence, split, notation), number=number,
                    position=position, outcome=result.outcome, cards=result.cards,
                    tricks=result.tricks, winner=result.winner,
                    preperiod_tricks=result.preperiod_tricks,
                    preperiod_cards=result.preperiod_cards, period_tricks=result.period_tricks,
-                   period_cards=result.period_cards, cycle=result.cycle)
+                   period_cards=result.period_cards, cycle=result.cycle, family=family)
 
 
 MET, CATALOGUED = "met", "catalogued"  # how a chunk reports a cycle (``CycleRecord.role``)
@@ -123,13 +124,17 @@ class ChunkRecord:
                      notation: Callable = format_hands) -> ChunkRecord:
         """``split``: the hand sizes deals are dealt in; ``number(position)``: a deal's
         number in the run; ``notation(hands)``: how its deals are written (the game's)."""
+        top_families = [f.family for f in summary.top_families] or [None] * len(summary.top_rows)
         games = [
             GameRecord.from_row(board, row, sequence, int(position), number(int(position)),
-                                split, notation)
-            for board, positions, rows, sequences in (
-                ("longest", summary.top_positions, summary.top_rows, summary.top_deals),
-                ("loops", summary.loop_positions, summary.loop_rows, summary.loop_deals))
-            for position, row, sequence in zip(positions, rows, sequences, strict=True)
+                                split, notation, family)
+            for board, positions, rows, sequences, names in (
+                ("longest", summary.top_positions, summary.top_rows, summary.top_deals,
+                 top_families),
+                ("loops", summary.loop_positions, summary.loop_rows, summary.loop_deals,
+                 [None] * len(summary.loop_rows)))
+            for position, row, sequence, family in zip(positions, rows, sequences, names,
+                                                       strict=True)
         ]
         bins = np.flatnonzero(summary.histogram)
         return cls(chunk=chunk, deals=summary.deals, loops=summary.loops, caps=summary.caps,

@@ -36,7 +36,8 @@ except ImportError:  # not a Unix: no name locks
     fcntl = None
 
 APPLICATION_ID = 0x42454747  # "BEGG" in the SQLite header
-SCHEMA_VERSION = 2  # 2: the cycle catalogue (generation, parent, move, mirror, in-tree)
+SCHEMA_VERSION = 3  # 2: the cycle catalogue (generation, parent, move, mirror, in-tree);
+# 3: the merge family of each longest game
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -82,7 +83,8 @@ CREATE TABLE IF NOT EXISTS games (
     period_tricks INTEGER NOT NULL,
     period_cards INTEGER NOT NULL,
     cycle TEXT,
-    found REAL NOT NULL
+    found REAL NOT NULL,
+    family TEXT                       -- a longest game's merge family (engine/merging.py)
 );
 CREATE INDEX IF NOT EXISTS games_board ON games (run_id, board, cards DESC, chunk, position);
 CREATE INDEX IF NOT EXISTS games_deal ON games (run_id, board, deal);
@@ -141,13 +143,14 @@ MIGRATIONS = {
     1: [f"ALTER TABLE cycles ADD COLUMN {column}" for column in (
         "generation INTEGER", "parent TEXT", "move TEXT", "mirror TEXT", "own_mirror INTEGER",
         "reach_depth INTEGER", "fair_deals INTEGER", "fair_deals_swapped INTEGER")],
+    2: ["ALTER TABLE games ADD COLUMN family TEXT"],  # NULL: stored before families were
 }
 CATALOGUE = ("generation", "parent", "move", "mirror", "own_mirror", "reach_depth", "fair_deals",
              "fair_deals_swapped")
 
 GAME_COLUMNS = ("deal", "number", "chunk", "position", "outcome", "cards", "tricks", "winner",
                 "preperiod_tricks", "preperiod_cards", "period_tricks", "period_cards", "cycle",
-                "found")
+                "found", "family")
 
 
 class StoreError(Exception):
@@ -158,7 +161,8 @@ class UnreadableRun(StoreError):
     """A run whose stored values are not what beggar-search writes (``readback``)."""
 
 
-SCHEMA_RELEASES = {1: "0.1", 2: "0.2"}  # results format -> the beggar-search releases that write it
+# results format -> the beggar-search releases that write it
+SCHEMA_RELEASES = {1: "0.1", 2: "0.2", 3: "0.3"}
 # seconds a command waits for another process's lock before it gives up (a search that is
 # running waits as long as it takes, so that no finished chunk is dropped)
 LOCK_WAIT_VARIABLE = "BEGGAR_SEARCH_LOCK_WAIT"
@@ -731,7 +735,8 @@ class Store:
                 f" VALUES (?, ?, {', '.join('?' * len(GAME_COLUMNS))})",
                 (run_id, board, deal, str(game.number), chunk, position, game.outcome,
                  game.cards, game.tricks, game.winner, game.preperiod_tricks,
-                 game.preperiod_cards, game.period_tricks, game.period_cards, game.cycle, now),
+                 game.preperiod_cards, game.period_tricks, game.period_cards, game.cycle, now,
+                 game.family),
             )
             return True
         if (chunk, position) < (place["chunk"], place["position"]):

@@ -7,9 +7,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import count
 
-from ..cards.params import deck_of, game_of, notation_of
+from ..cards.params import ERS, deck_of, game_of, notation_of
+from ..cards.slaps import SlapRules
 from ..engine.batch import ChunkSummary, Recorder, new_recorder
 from ..engine.kernels import RANDOM, Engine, choose, random_kernel
+from ..engine.merging import families
 from ..store.records import ChunkRecord
 
 PENDING = "pending"  # what ``plan`` yields while its next chunks wait on chunks in flight
@@ -63,6 +65,8 @@ class Strategy:
         self.top_k = int(params["top_k"])
         self.max_tricks = int(params.get("max_tricks") or 0)
         self.engine = Engine.for_run(params)
+        # Egyptian ratscrew's slap rules (None for Beggar-my-neighbour)
+        self.slap_rules = SlapRules.from_params(params) if game_of(params) == ERS else None
 
     def attach(self, store, run) -> None:
         """Let ``plan`` read what the run has stored (a strategy whose plan grows on it)."""
@@ -110,11 +114,15 @@ class Strategy:
                                         notation_of(self.params))
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
-        """Play a chunk (``play``) and summarise what it recorded, with the seconds it took."""
+        """Play a chunk (``play``) and summarise what it recorded, with the seconds it took and
+        the merge family of each game it keeps on the leaderboard."""
         started = time.perf_counter()
         recorder = self.play(job, new_recorder(self.board_size, self.deck.size))
-        return ChunkSummary.from_recorder(recorder, self.players, time.perf_counter() - started,
-                                          top_k=self.top_k)
+        summary = ChunkSummary.from_recorder(recorder, self.players, top_k=self.top_k)
+        summary.top_families = families(summary.top_deals, summary.top_rows,
+                                        self.deck.split(self.players), self.slap_rules)
+        summary.seconds = time.perf_counter() - started
+        return summary
 
     def warm_up(self) -> None:
         """Compile the chunk's kernels by playing chunk 0 with one deal."""

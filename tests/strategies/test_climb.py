@@ -12,6 +12,7 @@ from beggar_search.cli import cli
 from beggar_search.engine.game import trajectory
 from beggar_search.store import Store
 from beggar_search.strategies import ChunkJob, execute, strategy_for
+from beggar_search.strategies.climb import ClimbStrategy
 
 TINY = "plain=5,J=2,Q=1,K=1"  # loops often, with 2 or 3 players
 
@@ -110,7 +111,7 @@ def test_resume_after_interruption(tmp_path):
         driver.start(store, "climb", params(), 1, quiet=True)
     cut = tmp_path / "cut.sqlite"
     with Store(cut) as store:  # a run stopped after chunks 0 and 2 were stored
-        run = store.create_run("climb", params(), "test")
+        run = store.create_run("climb", ClimbStrategy.prepare(params()), "test")
         strategy = strategy_for("climb", run.params)
         for chunk in (0, 2):
             job = ChunkJob("climb", chunk, 3000, run.params)

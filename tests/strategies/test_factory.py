@@ -12,6 +12,7 @@ from beggar_search import Deal, Deck, driver, play
 from beggar_search.cli import cli, main
 from beggar_search.store import Store
 from beggar_search.store.family import islands
+from beggar_search.store.results import SCHEMA_VERSION
 from beggar_search.strategies import PENDING, FactoryStrategy
 from beggar_search.strategies import factory as factory_module
 from beggar_search.strategies.factory import (
@@ -241,7 +242,7 @@ def test_a_schema_1_file_opens_and_takes_a_factory_run(tmp_path):
     db.commit()
     db.close()
     with Store(path) as store:
-        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         summary = driver.start(store, "factory", factory_params(TINY, seed_chunks=1), 1,
                                quiet=True)
         assert summary["cycles"] > 0 and store.move_stats(summary["run"])

@@ -1,0 +1,57 @@
+"""benchmarks/bench_records.py: census truths replay, families merge, budgets are kept."""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from naive import play_naive  # tests/ is on the path
+
+from beggar_search.cards.deck import Deal
+from beggar_search.engine.game import trajectory
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_records.py"
+_spec = importlib.util.spec_from_file_location("bench_records", BENCH)
+bench = importlib.util.module_from_spec(_spec)
+sys.modules["bench_records"] = bench  # its dataclasses look their module up
+_spec.loader.exec_module(bench)
+
+
+@pytest.mark.parametrize("spec", bench.DECKS)
+def test_census_truth_is_the_longest_first_and_replays(spec):
+    data = json.loads(bench.truth_path(spec).read_text())
+    top = data["top"]
+    assert data["deck"] == spec and len(top) == bench.CENSUS_TOP
+    assert [c for _, c in top] == sorted((c for _, c in top), reverse=True)
+    assert len({deal for deal, _ in top}) == len(top)
+    histogram = dict(data["histogram"])
+    assert max(histogram) == top[0][1] and sum(histogram.values()) <= data["deals"]
+    truth = bench.Truth.of(data)
+    assert len(truth.lengths) >= bench.TRUTH and truth.lengths[-1] == top[bench.TRUTH - 1][1]
+    for deal, cards in top[:3] + top[bench.TRUTH - 1: bench.TRUTH]:
+        result = play_naive(Deal.parse(deal, truth.deck).hands)
+        assert (result["outcome"], result["cards"]) == ("win", cards)
+
+
+def test_a_deal_and_a_fair_later_state_of_its_game_are_one_family():
+    data = json.loads(bench.truth_path(bench.QUICK_DECKS[0]).read_text())
+    truth = bench.Truth.of(data)
+    first = Deal.parse(data["top"][0][0], truth.deck).hands
+    other = Deal.parse(data["top"][-1][0], truth.deck).hands  # far shorter: its own family
+    later = [h for h, lead in trajectory(first)[1:] if lead == 0
+             and tuple(map(len, h)) == (len(first[0]), len(first[1]))]
+    assert later, "the longest game of this deck passes a fair state"
+    assert bench.families([first, later[0], other]) == [0, 0, 1]
+    mirrored = next(h[::-1] for h, lead in trajectory(first) if lead == 1)  # player 1 leads it
+    assert bench.families([first, mirrored]) == [0, 1]
+    assert bench.families([first, mirrored], mirrored=True) == [0, 0]
+
+
+@pytest.mark.parametrize("method", bench.METHODS)
+def test_a_search_stops_at_its_budget_and_credits_only_truth_games(method):
+    truth = bench.Truth.of(json.loads(bench.truth_path(bench.QUICK_DECKS[0]).read_text()))
+    outcome = bench.run_search(method, truth, 3000, 1, 2, {"closure_states": 2000})
+    assert outcome.games == 3000 and 0 < outcome.best <= truth.longest
+    assert all(0 <= index < 3000 for index in outcome.found.values())
+    assert outcome.to_longest is None or outcome.to_longest <= 3000
