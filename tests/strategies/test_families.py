@@ -156,7 +156,8 @@ def test_families_are_stored_shown_exported_and_read_from_older_files(tmp_path, 
                                 str(tmp_path / "families.png")])
     assert drawn.exit_code == 0, drawn.output
     picture = json.loads(drawn.stdout)
-    assert picture["family_count"] == len(sizes) and picture["best"][0]["cards"] == games[0]["cards"]
+    assert picture["family_count"] == len(sizes)
+    assert picture["best"][0]["cards"] == games[0]["cards"]
     assert all(g["family"] is None for g in stored(path)["longest"])  # older games: NULL
 
 
