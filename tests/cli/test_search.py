@@ -201,7 +201,7 @@ def test_two_searches_on_one_file(tmp_path):
     ["search", "random", "--deals", "5", "--db", "/nonexistent-folder/x.sqlite"],
     ["search", "random", "--deals", "-5"],
 ])
-def test_bad_input_is_one_line_and_status_2(tmp_path, args):
+def test_bad_input_is_one_line_and_status_2(cli, tmp_path, args):
     bad = tmp_path / "bad.sqlite"
     bad.write_text("not a database, just text\n" * 100)
     with Store(tmp_path / "good.sqlite") as store:
@@ -211,7 +211,7 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, args):
     if "--db" not in args:
         args += ["--db", str(tmp_path / "good.sqlite")] if args[0] != "deal" and args[0] != (
             "play") else []
-    result = subprocess.run(command(*args), capture_output=True, text=True)
+    result = cli(*args)
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr and "error" in result.stderr
