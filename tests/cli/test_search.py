@@ -120,8 +120,9 @@ def uninterrupted(tmp_path_factory):
     return stored(path)
 
 
-@pytest.mark.parametrize(("how", "workers"), [(signal.SIGKILL, "2"), (signal.SIGINT, "2"),
-                                              (signal.SIGINT, "1")])
+@pytest.mark.parametrize(("how", "workers"), [  # SIGINT-2: the default's real-process smoke
+    pytest.param(signal.SIGKILL, "2", marks=pytest.mark.process), (signal.SIGINT, "2"),
+    pytest.param(signal.SIGINT, "1", marks=pytest.mark.process)])
 def test_interrupted_then_resumed_equals_uninterrupted(tmp_path, uninterrupted, how, workers):
     path = tmp_path / "cut.sqlite"
     args = [*SEARCH[:-5], "--workers", workers, *SEARCH[-3:], "--db", str(path)]
@@ -170,6 +171,7 @@ def test_export_round_trips(tmp_path):
     assert sum(counts) == 1512 - 12
 
 
+@pytest.mark.process
 def test_two_searches_on_one_file(tmp_path):
     path = tmp_path / "shared.sqlite"
     args = ["search", "random", "--deck", TINY, "--deals", "60000", "--chunk-size", "2000",
@@ -217,6 +219,7 @@ def test_bad_input_is_one_line_and_status_2(cli, tmp_path, args):
     assert "Traceback" not in result.stderr and "error" in result.stderr
 
 
+@pytest.mark.process
 def test_a_dead_worker_stops_the_run_cleanly_and_resume_completes(tmp_path, uninterrupted):
     path = tmp_path / "dead.sqlite"
     process = subprocess.Popen(command(*SEARCH, "--db", str(path)), start_new_session=True,
