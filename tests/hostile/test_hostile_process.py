@@ -29,6 +29,7 @@ from hostile_helpers import (
     wait_for,
     workers_of,
 )
+from published import CASELLA
 from storeview import stored
 
 from beggar_search import driver
@@ -36,7 +37,7 @@ from beggar_search.driver import STOP_GRACE
 from beggar_search.store import Store
 
 PACKAGE = os.path.dirname(driver.__file__)
-LOOPING = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+LOOPING = CASELLA
 
 
 @pytest.fixture(autouse=True)
