@@ -1,3 +1,78 @@
 """The one conftest of the suite. Tests mirror the package (engine/, backward/, cycles/,
 store/, strategies/, cli/, cards/), the oracles and the helpers every folder imports live in
-oracles/ (on pytest's path, see pyproject.toml), the hostile tests in hostile/."""
+oracles/ (on pytest's path, see pyproject.toml), the hostile tests in hostile/.
+
+Markers (pyproject.toml): the default run leaves out ``slow`` (today's big sizes; a small
+twin runs by default), ``process`` (needs a real process: signals, kills, locks from another
+process, the module entry point) and ``distributed``; ``pytest -m "slow or process or
+distributed"`` runs the rest, and CI runs both (``.ci/run``).
+"""
+
+import os
+import resource
+import subprocess
+
+import pytest
+
+from beggar_search.cli import main
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch):
+    """The command line run in this process through ``cli.main``, as a finished process:
+    ``cli(*args, cwd=None, env=None)`` -> ``subprocess.CompletedProcess`` with the exit
+    status and the text written on stdout and stderr.  ``env`` is a whole environment (as
+    for ``subprocess.run``); the variables it adds or changes are set for the call only.
+    One real-process twin per error family (marked ``process``) shows the same line comes
+    out of a real interpreter with no traceback."""
+
+    def run(*args, cwd=None, env=None, **_ignored):  # timeout, capture_output, text
+        capsys.readouterr()
+        with monkeypatch.context() as patch:
+            if cwd is not None:
+                patch.chdir(cwd)
+            for name, value in (env or {}).items():
+                if os.environ.get(name) != value:
+                    patch.setenv(name, value)
+            try:
+                main([str(arg) for arg in args])
+                code = 0
+            except SystemExit as end:
+                code = end.code if isinstance(end.code, int) else (0 if end.code is None else 1)
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(list(args), code, out, err)
+
+    return run
+
+
+def _cpu_seconds():
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+_cpu = {"start": None, "tests": []}
+
+
+def pytest_sessionstart(session):
+    _cpu["start"] = _cpu_seconds()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    before = sum(_cpu_seconds())
+    yield
+    _cpu["tests"].append((sum(_cpu_seconds()) - before, item.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The run's CPU seconds (this process and the processes it started, which the wall
+    times of a shared machine inflate), and the heaviest tests by CPU."""
+    if _cpu["start"] is None or not _cpu["tests"]:
+        return
+    own, children = (now - then for now, then in zip(_cpu_seconds(), _cpu["start"], strict=True))
+    terminalreporter.write_sep("=", "CPU seconds")
+    terminalreporter.write_line(f"{own + children:.1f} CPU s: {own:.1f} in pytest,"
+                                f" {children:.1f} in the processes it started")
+    for seconds, nodeid in sorted(_cpu["tests"], reverse=True)[:15]:
+        terminalreporter.write_line(f"{seconds:8.2f}s cpu {nodeid}")

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from published import CASELLA
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -29,7 +30,6 @@ FORMATS = jsonschema.FormatChecker()
 TINY = "plain=5,J=2,Q=1,K=1"  # 1,512 deals, two cycles: an enumeration and a factory in seconds
 SMALL = "plain=8,J=2,Q=3,K=3"
 ERS = "8=2,9=2,T=1,J=2,Q=1"  # 5,040 deals; 6 cycles under turn
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 NESSLER = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 ERS_DECK, ERS_LOOP = "9=4,T=4,J=2,Q=1,K=1", "T99JTT/9KTQJ9"
 QUIET = ["--workers", "1", "--quiet", "--json"]

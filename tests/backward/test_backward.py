@@ -82,11 +82,12 @@ def test_small_decks(counts, players):
         walk(deal.hands, int(rng.integers(players)), 60)
 
 
-def test_states_with_players_out():
+@pytest.mark.slow  # the small twin below runs by default
+def test_states_with_players_out(states=600):
     """Random states of any split (hands may be empty), 2 to 6 players."""
     rng = np.random.default_rng(7)
     steps = 0
-    for _ in range(600):
+    for _ in range(states):
         players = int(rng.integers(2, 7))
         n_cards = int(rng.integers(players, 22))
         plain = rng.random()
@@ -102,7 +103,12 @@ def test_states_with_players_out():
                 break
             hands, leader, _ = check_step(hands, leader, checked=300)
             steps += 1
-    assert steps > 1000
+    assert steps > 1000 * states // 600
+
+
+def test_states_with_players_out_small():
+    """The twin of the above on a quarter of the states."""
+    test_states_with_players_out(states=150)
 
 
 def test_notation_states():

@@ -25,9 +25,8 @@ def test_bench_prints_both_engines(source):
     assert "fast path (bitboard)" in text and "general engine" in text
 
 
-def test_bench_refuses_a_bad_deck_in_one_line():
-    result = subprocess.run([sys.executable, "-m", "beggar_search", "bench", "--deck", "plain=3",
-                             "--players", "4"], capture_output=True, text=True)
+def test_bench_refuses_a_bad_deck_in_one_line(cli):
+    result = cli("bench", "--deck", "plain=3", "--players", "4")
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1 and "cannot be dealt" in result.stderr
 

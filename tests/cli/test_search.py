@@ -120,8 +120,9 @@ def uninterrupted(tmp_path_factory):
     return stored(path)
 
 
-@pytest.mark.parametrize(("how", "workers"), [(signal.SIGKILL, "2"), (signal.SIGINT, "2"),
-                                              (signal.SIGINT, "1")])
+@pytest.mark.parametrize(("how", "workers"), [  # SIGINT-2: the default's real-process smoke
+    pytest.param(signal.SIGKILL, "2", marks=pytest.mark.process), (signal.SIGINT, "2"),
+    pytest.param(signal.SIGINT, "1", marks=pytest.mark.process)])
 def test_interrupted_then_resumed_equals_uninterrupted(tmp_path, uninterrupted, how, workers):
     path = tmp_path / "cut.sqlite"
     args = [*SEARCH[:-5], "--workers", workers, *SEARCH[-3:], "--db", str(path)]
@@ -171,6 +172,7 @@ def test_export_round_trips(tmp_path):
     assert sum(counts) == 1512 - 12
 
 
+@pytest.mark.process
 def test_two_searches_on_one_file(tmp_path):
     path = tmp_path / "shared.sqlite"
     args = ["search", "random", "--deck", TINY, "--deals", "60000", "--chunk-size", "2000",
@@ -202,7 +204,7 @@ def test_two_searches_on_one_file(tmp_path):
     ["search", "random", "--deals", "5", "--db", "/nonexistent-folder/x.sqlite"],
     ["search", "random", "--deals", "-5"],
 ])
-def test_bad_input_is_one_line_and_status_2(tmp_path, args):
+def test_bad_input_is_one_line_and_status_2(cli, tmp_path, args):
     bad = tmp_path / "bad.sqlite"
     bad.write_text("not a database, just text\n" * 100)
     with Store(tmp_path / "good.sqlite") as store:
@@ -212,12 +214,13 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, args):
     if "--db" not in args:
         args += ["--db", str(tmp_path / "good.sqlite")] if args[0] != "deal" and args[0] != (
             "play") else []
-    result = subprocess.run(command(*args), capture_output=True, text=True)
+    result = cli(*args)
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr and "error" in result.stderr
 
 
+@pytest.mark.process
 def test_a_dead_worker_stops_the_run_cleanly_and_resume_completes(tmp_path, uninterrupted):
     path = tmp_path / "dead.sqlite"
     process = subprocess.Popen(command(*SEARCH, "--db", str(path)), start_new_session=True,

@@ -6,6 +6,7 @@ import zlib
 
 import numpy as np
 import pytest
+from published import CASELLA
 
 from beggar_search import Deal, Deck
 from beggar_search.cards.deck import STANDARD, unrank_sequence
@@ -14,7 +15,6 @@ from beggar_search.engine.bitboard import DRAW_PLACES, DRAW_SHUFFLE
 from beggar_search.engine.bits import PACK, PACK_MASK, S_LONG, S_WIN1
 from beggar_search.engine.random import chunk_stream
 
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 LONGEST = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 SPLIT = np.array([26, 26], dtype=np.int64)
 # decks of every shape the kernel takes: named, small, 64 cards, counts of 0, odd sizes

@@ -30,6 +30,7 @@ from hostile_helpers import (
     wait_for,
     workers_of,
 )
+from published import CASELLA
 from storeview import stored
 
 from beggar_search import driver
@@ -37,7 +38,7 @@ from beggar_search.driver import STOP_GRACE
 from beggar_search.store import Store
 
 PACKAGE = os.path.dirname(driver.__file__)
-LOOPING = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+LOOPING = CASELLA
 
 
 @pytest.fixture(autouse=True)
@@ -198,12 +199,11 @@ def test_a_long_bench_stops_at_ctrl_c(args):
     ["bench", "--general-deals", str(1 << 63)],
     ["show", "--top", str(1 << 63)],
 ])
-def test_numbers_the_code_cannot_take_are_one_line_and_no_run(results, args):
+def test_numbers_the_code_cannot_take_are_one_line_and_no_run(cli, results, args):
     before = stored(results)
     started = time.monotonic()
     db = [] if args[0] == "bench" else ["--db", str(results)]
-    message = fails_in_one_line(subprocess.run(command(*args, *db), capture_output=True,
-                                               text=True, timeout=120))
+    message = fails_in_one_line(cli(*args, *db))
     assert "Invalid value for" in message  # the bound, not some other complaint
     assert time.monotonic() - started < 30
     assert intact(results) == before
@@ -234,6 +234,7 @@ def no_cache_env(tmp_path):
     return env
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("args", [["--version"], ["deal", "--count"]])
 def test_no_writable_numba_cache_falls_back_to_a_temporary_one(no_cache_env, tmp_path, args):
     done = read_only_package(*command(*args), env=no_cache_env)
@@ -300,6 +301,7 @@ def test_a_cache_that_cannot_be_written_is_named_and_the_command_goes_on(tmp_pat
 
 # --- 15. a deleted working folder ---------------------------------------------------------
 
+@pytest.mark.process
 def test_a_search_from_a_deleted_working_folder_is_one_clear_line_and_no_run(results,
                                                                             tmp_path):
     gone = tmp_path / "gone"
@@ -420,10 +422,9 @@ def test_kill_9_leaves_no_warning_on_the_terminal(tmp_path):
     ["search", "factory", "--blocks", "2-" + "9" * 120_000],
     ["search", "random", "--scheduler", "x" * 60_000 + "\n\x1b[2J" + "x" * 60_000],
 ])
-def test_a_long_value_is_cut_in_the_error_line(results, args):
+def test_a_long_value_is_cut_in_the_error_line(cli, results, args):
     before = stored(results)
-    message = fails_in_one_line(subprocess.run(command(*args, "--db", str(results)),
-                                               capture_output=True, text=True, timeout=120))
+    message = fails_in_one_line(cli(*args, "--db", str(results)))
     assert len(message) < 1300 and "characters]" in message
     assert "\x1b" not in message
     assert intact(results) == before
@@ -466,3 +467,51 @@ def test_ctrl_c_while_the_kernels_compile_stops_the_command_and_creates_no_run(t
     assert out == ""
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
+
+
+# --- the one-line errors from a real interpreter: one case per family ----------------------
+# (the families run in the test process through cli.main, the `cli` fixture of conftest.py;
+# these show the same line, exit status 2 and no traceback from `python -m beggar_search`)
+
+ONE_LINE_FAMILIES = {
+    "usage (test_search)": (["search", "random", "--deck", "nonsense", "--deals", "5"], "error"),
+    "a bound of the engine (test_hostile)": (["show", "--run", "99999999999999999999"], "error"),
+    "a number the code cannot take": (["show", "--top", str(1 << 63)], "Invalid value for"),
+    "an output onto the results file": (["export", "--out", "{db}"], "refusing"),
+    "an output onto a companion (test_hostile_store)": (["export", "--out", "{db}-wal"],
+                                                        "refusing"),
+    "another results format": (["runs"], "results format 99"),
+    "not a results file": (["runs", "--db", "/dev/null"], "not a"),
+    "a long value cut": (["search", "factory", "--blocks", "2-" + "9" * 120_000],
+                         "characters]"),
+    "a lock given up": (["runs"], "locked by another process"),
+}
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("family", list(ONE_LINE_FAMILIES))
+def test_one_line_errors_from_a_real_interpreter(results, family):
+    args, says = ONE_LINE_FAMILIES[family]
+    args = [a.replace("{db}", str(results)) for a in args]
+    env, locker = os.environ, None
+    if family == "another results format":
+        with sqlite3.connect(results) as db:
+            db.execute("PRAGMA user_version=99")
+    if family == "a lock given up":
+        from hostile_helpers import lock
+
+        locker = lock(results, 30)
+        env = {**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "1"}
+    db = [] if "--db" in args else ["--db", str(results)]
+    try:
+        done = subprocess.run(command(*args, *db), capture_output=True, text=True, timeout=120,
+                              env=env)
+    finally:
+        if locker:
+            locker.kill()
+            locker.communicate()
+    if family == "a lock given up":  # a line while it waits, then the one error line
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert says in done.stderr.strip().splitlines()[-1]
+    else:
+        assert says in fails_in_one_line(done)

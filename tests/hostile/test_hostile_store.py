@@ -26,9 +26,11 @@ from beggar_search import driver
 from beggar_search.store import Store, StoreError
 
 
-def run_cli(*args, **kwargs):
-    return subprocess.run(hostile.command(*args), capture_output=True, text=True, timeout=300,
-                          **kwargs)
+@pytest.fixture
+def run_cli(cli):
+    """The command line in this process (``cli`` in conftest.py); one real-process case per
+    error family is in test_hostile_process.py."""
+    return cli
 
 
 @pytest.fixture
@@ -82,7 +84,7 @@ def companion_out(results, tmp_path, suffix, how, what):
     ("-journal", "name", "export"), ("-journal", "symlink", "export"),
     ("-wal", "hard link", "plot"), ("-shm", "symlink", "plot"),  # the same check
 ])
-def test_an_output_never_lands_on_a_companion_of_the_results_file(open_results, tmp_path,
+def test_an_output_never_lands_on_a_companion_of_the_results_file(run_cli, open_results, tmp_path,
                                                                   suffix, how, what):
     results = open_results
     out = companion_out(results, tmp_path, suffix, how, what)
@@ -100,7 +102,8 @@ def test_an_output_never_lands_on_a_companion_of_the_results_file(open_results, 
     assert not results.with_name(results.name + "-journal").exists()
 
 
-def test_an_output_never_lands_on_another_databases_log_whatever_its_name(results, tmp_path):
+def test_an_output_never_lands_on_another_databases_log_whatever_its_name(
+        run_cli, results, tmp_path):
     """Another database's -wal, reached by a hard link named like a CSV: known by its contents."""
     other = tmp_path / "other.sqlite"
     keep = sqlite3.connect(other, isolation_level=None)
@@ -123,7 +126,8 @@ def test_an_output_never_lands_on_another_databases_log_whatever_its_name(result
 # --- 2 and 17. a file put in place of the results file during a search ---------------------
 
 @pytest.mark.slow
-def test_a_file_put_in_place_of_the_results_file_is_left_intact(results, tmp_path, whole_sweep):
+def test_a_file_put_in_place_of_the_results_file_is_left_intact(
+        run_cli, results, tmp_path, whole_sweep):
     """`mv backup.sqlite F.sqlite` under a search: the backup is not touched by the search's
     log, and the advice names the copy the search's run was rescued to."""
     backup = tmp_path / "backup.sqlite"
@@ -149,7 +153,7 @@ def test_a_file_put_in_place_of_the_results_file_is_left_intact(results, tmp_pat
 
 # --- 3. two names of one file --------------------------------------------------------------
 
-def test_a_second_name_of_an_open_results_file_is_refused(results, tmp_path):
+def test_a_second_name_of_an_open_results_file_is_refused(run_cli, results, tmp_path):
     """A hard link opened while the file is open under its own name: one line, nothing run."""
     link = tmp_path / "link.sqlite"
     os.link(results, link)
@@ -166,7 +170,7 @@ def test_a_second_name_of_an_open_results_file_is_refused(results, tmp_path):
 
 
 @pytest.mark.slow
-def test_two_searches_on_two_names_of_one_file_lose_nothing(tmp_path):
+def test_two_searches_on_two_names_of_one_file_lose_nothing(run_cli, tmp_path):
     """Once, both exited 0, one run was lost and the other's histogram was wrong."""
     db = tmp_path / "one.sqlite"
     # some 15 s: the second comes meanwhile
@@ -220,8 +224,8 @@ def tamper(path, statement, *values):
     ("UPDATE histogram SET count = ? WHERE run_id = 1", ("=1+1",),
      ["export", "--run", "1", "--what", "histogram"]),
 ])
-def test_what_a_results_file_carries_is_checked_before_it_goes_out(results, tmp_path, statement,
-                                                                   values, args):
+def test_what_a_results_file_carries_is_checked_before_it_goes_out(
+        run_cli, results, tmp_path, statement, values, args):
     tamper(results, statement, *values)
     out = tmp_path / "out.csv"
     extra = ["--out", str(out)] if args[0] == "export" else []
@@ -234,7 +238,7 @@ def test_what_a_results_file_carries_is_checked_before_it_goes_out(results, tmp_
     assert not out.exists()
 
 
-def test_a_run_that_cannot_be_read_is_named_and_the_others_are_listed(results):
+def test_a_run_that_cannot_be_read_is_named_and_the_others_are_listed(run_cli, results):
     tamper(results, "UPDATE runs SET params = json_set(params, '$.deck', ?) WHERE id = 1",
            ESCAPES)
     done = run_cli("runs", "--db", str(results))
@@ -251,7 +255,8 @@ def test_control_characters_are_escaped_on_the_terminal():
     assert printable("\x9b31m\x7f") == "\\x9b31m\\x7f"
 
 
-def test_an_export_for_spreadsheets_keeps_every_cell_as_text_and_plain_csv_stays_plain(tmp_path):
+def test_an_export_for_spreadsheets_keeps_every_cell_as_text_and_plain_csv_stays_plain(
+        run_cli, tmp_path):
     db = tmp_path / "big.sqlite"
     done = run_cli("search", "enumerate", "--db", str(db), "--start", str(10**20), "--count",
                    "200", "--chunk-size", "200", "--workers", "1", "--quiet")
@@ -373,7 +378,7 @@ def test_exports_and_show_stream_their_rows(many_rows, tmp_path, args):
 
 # --- 13. a run whose stored parameters are not readable -------------------------------------
 
-def test_one_changed_byte_in_a_runs_parameters_names_the_run_and_the_others_go_on(results):
+def test_one_changed_byte_in_a_runs_parameters_names_the_run_and_the_others_go_on(run_cli, results):
     with sqlite3.connect(results) as db:
         text = db.execute("SELECT params FROM runs WHERE id = 1").fetchone()[0]
         db.execute("UPDATE runs SET params = ? WHERE id = 1", (text[:5] + "\x00" + text[6:],))
@@ -392,7 +397,7 @@ def test_one_changed_byte_in_a_runs_parameters_names_the_run_and_the_others_go_o
 
 
 @pytest.mark.slow
-def test_search_factory_goes_on_past_an_unreadable_run(results):
+def test_search_factory_goes_on_past_an_unreadable_run(run_cli, results):
     tamper(results, "UPDATE runs SET params = '{\"deck\": ' WHERE id = 1")
     done = run_cli("search", "factory", "--db", str(results), "--deck", hostile.TINY,
                    "--workers", "1", "--quiet", "--blocks", "2-2", "--hours", "0.003")
@@ -402,7 +407,7 @@ def test_search_factory_goes_on_past_an_unreadable_run(results):
 
 # --- 19. the damaged-file advice works ------------------------------------------------------
 
-def test_the_damaged_file_advice_is_quoted_and_recovers_what_is_readable(tmp_path):
+def test_the_damaged_file_advice_is_quoted_and_recovers_what_is_readable(run_cli, tmp_path):
     folder = tmp_path / "my results"
     folder.mkdir()
     db = folder / "my results.sqlite"
@@ -427,7 +432,7 @@ def test_the_damaged_file_advice_is_quoted_and_recovers_what_is_readable(tmp_pat
     assert stored(recovered, 1)["summary"] == {**first["summary"], "status": "done"}
 
 
-def test_recover_copies_a_healthy_file_whole_and_never_overwrites(results, tmp_path):
+def test_recover_copies_a_healthy_file_whole_and_never_overwrites(run_cli, results, tmp_path):
     out = tmp_path / "copy.sqlite"
     done = run_cli("recover", "--db", str(results), "--out", str(out), "--json")
     assert done.returncode == 0, done.stderr
@@ -438,7 +443,7 @@ def test_recover_copies_a_healthy_file_whole_and_never_overwrites(results, tmp_p
     assert "choose another --out" in again
 
 
-def test_a_recovered_run_that_lost_chunks_is_not_resumed(results, tmp_path):
+def test_a_recovered_run_that_lost_chunks_is_not_resumed(run_cli, results, tmp_path):
     with sqlite3.connect(results) as db:
         db.execute("DELETE FROM chunks WHERE run_id = 2 AND chunk = 1")  # as if unreadable
     out = tmp_path / "copy.sqlite"
@@ -450,7 +455,7 @@ def test_a_recovered_run_that_lost_chunks_is_not_resumed(results, tmp_path):
 
 # --- 20. BEGGAR_SEARCH_LOCK_WAIT ------------------------------------------------------------
 
-def test_a_lock_wait_of_zero_says_it_did_not_wait(results):
+def test_a_lock_wait_of_zero_says_it_did_not_wait(run_cli, results):
     locker = hostile.lock(results, 30)
     try:
         done = run_cli("runs", "--db", str(results),
@@ -463,7 +468,7 @@ def test_a_lock_wait_of_zero_says_it_did_not_wait(results):
 
 
 @pytest.mark.parametrize("value", ["-1", "nan", "abc"])
-def test_a_lock_wait_that_is_not_a_number_of_seconds_is_said_to_be_ignored(results, value):
+def test_a_lock_wait_that_is_not_a_number_of_seconds_is_said_to_be_ignored(run_cli, results, value):
     done = run_cli("runs", "--db", str(results),
                    env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": value})
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 3, done.stderr
@@ -473,7 +478,7 @@ def test_a_lock_wait_that_is_not_a_number_of_seconds_is_said_to_be_ignored(resul
 
 # --- 22. plot family on a run that has no family --------------------------------------------
 
-def test_plot_family_says_what_is_true_of_the_run(results, tmp_path):
+def test_plot_family_says_what_is_true_of_the_run(run_cli, results, tmp_path):
     pytest.importorskip("matplotlib")
     with Store(results) as store:
         run = store.create_run("factory", params(seed=1), "0.2.0")
