@@ -41,7 +41,8 @@ def run_params(deck_spec: str, players: int, options: SearchOptions,
 def launch(strategy: str, params: dict, options: RunOptions) -> None:
     """Start a run on the workers or cluster ``options`` name, and print its summary (under
     ``beggar-search compile``: compile its kernels, and start nothing)."""
-    if click.get_current_context().meta.get(COMPILE_ONLY):
+    context = click.get_current_context(silent=True)  # None when called from Python
+    if context is not None and context.meta.get(COMPILE_ONLY):
         from ..strategies import STRATEGIES, warm_up
 
         compiling.warm(warm_up, strategy, STRATEGIES[strategy].prepare(params))

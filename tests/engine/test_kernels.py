@@ -60,8 +60,8 @@ def test_a_run_keeps_the_random_kernel_it_stored():
 @pytest.mark.parametrize(("name", "deck", "engine", "chunk"), [
     ("random", "standard", "bitboard", 1 << 21),
     ("random", "camicia", "bitboard", 1 << 21),
-    ("climb", "standard", "bitboard", 4 << 21),
-    ("climb", "camicia", "bitboard", 4 << 21),
+    ("climb", "standard", "bitboard", 8 << 21),
+    ("climb", "camicia", "bitboard", 8 << 21),
 ])
 def test_runs_store_their_random_kernel_and_its_chunk(name, deck, engine, chunk):
     params = STRATEGIES[name].prepare({"deck": deck, "players": 2, "chunk_size": None})

@@ -245,6 +245,7 @@ def test_a_schema_1_file_opens_and_takes_a_factory_run(tmp_path):
         db.execute(f"ALTER TABLE cycles DROP COLUMN {column}")
     db.execute("DROP TABLE moves")
     db.execute("DROP TABLE links")
+    db.execute("ALTER TABLE games DROP COLUMN family")  # schema 3's
     db.execute("PRAGMA user_version=1")
     db.commit()
     db.close()
