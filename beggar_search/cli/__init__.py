@@ -108,7 +108,10 @@ def main(argv=None):
         sys.stdout.flush()  # a closed or full stdout fails here at the latest
     except click.exceptions.Abort as error:
         if isinstance(error.__cause__, compiling.CompileInterrupted) or compiling.compiling_now():
-            complain("beggar-search: interrupted while compiling: nothing was run")
+            # the thread left behind may be compiling (Numba cannot be stopped half-way) or
+            # playing what it compiled (reach's search, a warm-up's game): either way no run
+            complain("beggar-search: interrupted while compiling: nothing was run"
+                     if compiling.WATCH.depth else "beggar-search: interrupted")
             compiling.exit_now(130)
         complain("beggar-search: interrupted")
         sys.exit(130)

@@ -2,6 +2,7 @@
 
 import click
 
+from .. import compiling
 from ..cards.deck import Deal
 from ..cards.params import BMN, GAMES
 from ..cards.ranked import RankedDeal
@@ -37,10 +38,11 @@ def deal(index, rank_text, players, show_count, deck_spec, game, as_json):
         emit({"game": game, "deck": deck.spec, "players": players, "deal_count": total,
               "deals": total}, as_json, str(total))
     elif index is not None:
-        found = kind.unrank(index, deck, players)
+        found = compiling.warm(kind.unrank, index, deck, players)  # Ctrl-C while compiling
         emit({"game": game, "deck": deck.spec, "players": players, "index": index,
               "deal": str(found)}, as_json, str(found))
     else:
         found = kind.parse(rank_text, deck)
-        emit({"game": game, "deck": deck.spec, "players": len(found.hands), "index": found.rank(),
-              "deal": str(found)}, as_json, str(found.rank()))
+        rank = compiling.warm(found.rank)
+        emit({"game": game, "deck": deck.spec, "players": len(found.hands), "index": rank,
+              "deal": str(found)}, as_json, str(rank))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .. import compiling
 from ..outfile import check_output
 from .common import (
     MAX_TRICKS,
@@ -130,11 +131,12 @@ def game(deal_text, deck_spec, max_tricks, out, game, seed, as_json):
         deal = RankedDeal.parse(deal_text, game.deck(deck_spec))
         slaps = game.slaps(deal.players, seed)
         cap = max_tricks or (None if slaps.deterministic else ODDS_CAP)
-        data = plots.traced_game_data(deal, *ers_game.trace(deal, slaps, max_tricks=cap))
+        data = plots.traced_game_data(deal, *compiling.warm(ers_game.trace, deal, slaps,
+                                                            max_tricks=cap))
         played = {"game": "ers", **slaps.to_params()}
     else:
         deal = Deal.parse(deal_text, parse_deck(deck_spec))
-        data = plots.game_data(deal, max_tricks=max_tricks)
+        data = compiling.warm(plots.game_data, deal, max_tricks=max_tricks)  # Ctrl-C at once
         played = {"game": "bmn"}
     written = _draw(plots, plots.draw_game, data, out)
     summary = {"out": written, "deal": data["deal"], **played, **data["result"],

@@ -4,6 +4,7 @@ import re
 
 import click
 
+from .. import compiling
 from ..cards.deck import Deal, parse_state
 from ..reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
 from .common import STATES, UserError, deck_option, emit, json_option, open_store, parse_deck
@@ -80,8 +81,9 @@ def reach(deal_text, deck_spec, db_path, max_states, seconds, game, as_json):
         hands, leader, deck, source = _start(deal_text, deck_spec, db_path)
         slap_rules = None
     try:
-        result = reach_state(hands, leader, deck, max_states=max_states, seconds=seconds,
-                             slap_rules=slap_rules)
+        # in the compile thread: a Ctrl-C while its kernels compile is answered at once
+        result = compiling.warm(reach_state, hands, leader, deck, max_states=max_states,
+                                seconds=seconds, slap_rules=slap_rules)
     except NoLoop as error:
         raise UserError(f"{source}: {error}") from None
     data = {"from": source, **result.to_dict()}
