@@ -132,7 +132,8 @@ def test_hours_are_honoured_whatever_the_chunk_size(tmp_path):
                           timeout=120)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert summary["status"] == "done" and summary["deals"] == 0
+    # stopped, not done: the run ran out of time before its first chunk (round 4's C1)
+    assert summary["status"] == "stopped" and summary["deals"] == 0
     assert "dropped the chunks in flight" in done.stderr
     # 7.2 s of searching plus the grace, compiling and starting: far below a chunk's minutes
     assert time.monotonic() - started < 90
