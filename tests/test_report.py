@@ -99,6 +99,20 @@ def test_the_site_holds_every_run_board_and_cycle_of_the_file(results, site):
     assert index.count('<svg class="histogram"') == 2  # the factory stores no game lengths
 
 
+def test_the_index_separates_thousands_in_the_wins(results, tmp_path, monkeypatch):
+    from beggar_search.report import data as report_data
+
+    run_info = report_data.run_info
+
+    def big_wins(store, run):
+        return {**run_info(store, run), "wins": [995664, 1004336]}
+
+    monkeypatch.setattr(report_data, "run_info", big_wins)
+    write_report(results, tmp_path / "s", "--run", "1")
+    index = (tmp_path / "s" / "index.html").read_text()
+    assert "Wins by player: 995,664 / 1,004,336." in index  # as the command line prints them
+
+
 def test_a_cycle_page_has_its_states_its_deals_and_its_family(results, site):
     out, _ = site
     manifest = manifest_of(out)
@@ -266,6 +280,7 @@ def test_the_out_folder_must_be_new_empty_or_an_earlier_report(results, site, tm
         done = CliRunner().invoke(cli, ["report", "--db", str(results), "--run", "3",
                                         "--out", str(again)])
         assert done.exit_code == 0, done.output
+        assert " for 1 run to " in done.output  # one run, not "1 runs"
     assert [r["run"] for r in manifest_of(again)["runs"]] == [3]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["again", "mine"]  # no leftovers
     assert "no results file" in one_line_failure(["report", "--db", str(tmp_path / "none"),

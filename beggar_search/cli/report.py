@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import RUN_ID, UserError, emit, json_option, open_store, say
+from .common import RUN_ID, UserError, emit, json_option, open_store, plural, say
 from .options import db_option
 
 INSTALL = "beggar-search report needs Jinja2: pip install 'beggar-search[report]'"
@@ -47,7 +47,7 @@ def report(db_path, run_ids, out, replays, cycle_pages, serve_it, port, as_json)
                              warn=lambda text: say(f"beggar-search: warning: {text}", err=True),
                              db_path=db_path)
     emit(written, as_json, f"wrote {written['files']} files ({written['bytes'] / 1e6:.1f} MB of"
-                           f" data) for {len(written['runs'])} runs to {out} in"
+                           f" data) for {plural(len(written['runs']), 'run')} to {out} in"
                            f" {written['seconds']:.1f} s; open {out}/index.html")
     if serve_it:
         from ..report.serve import serve
