@@ -229,6 +229,8 @@ def test_the_replay_after_n_clicks_is_the_state_play_trace_gives(site, results, 
 def test_the_family_graph_opens_an_island_into_its_cycles(site):
     family = data(site, "family-2")
     page = dom(url(site, "family", "run=2"))
+    assert page.text["family-run"] == ("run 1 (enumerate, 2 cycles)run 2 (factory, 2 cycles)"
+                                       "run 3 (random, 0 cycles)")
     islands = [a for a in page.links if "data-island" in a]
     assert len(islands) == len(family["islands"]) >= 1
     number = family["islands"][0][0]

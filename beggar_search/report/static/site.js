@@ -398,7 +398,7 @@ const BS = (() => {
     const params = hashParams();
     const runs = store.manifest.runs;
     if (!runs.length) { status.textContent = "no runs"; return; }
-    for (const run of runs) choose.appendChild(el("option", {value: run.run}, `run ${run.run} (${run.strategy}, ${number(run.cycles)} cycles)`));
+    for (const run of runs) choose.appendChild(el("option", {value: run.run}, `run ${run.run} (${run.strategy}, ${plural(run.cycles, "cycle")})`));
     const firstFactory = runs.find((r) => r.strategy === "factory") || runs[0];
     choose.value = params.get("run") || firstFactory.run;
     let view = {x: 0, y: 0, w: 1200, h: 700};
