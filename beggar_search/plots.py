@@ -453,14 +453,20 @@ def draw_cycles(data: dict, out: str | Path) -> Path:
     else:
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.margins(x=0.08, y=0.08)
+    # one value on a linear axis: MaxNLocator keeps to integers only where the view holds
+    # two of them, so widen it (else 9.45 ... 10.50 tricks, 15.2 ... 16.8 deals)
+    if period.min() == period.max() and axes.get_xscale() == "linear":
+        axes.set_xlim(period[0] - 1, period[0] + 1)
+    if reach.min() == reach.max() and axes.get_yscale() == "linear":
+        axes.set_ylim(max(reach[0] - 1, 0), reach[0] + 1)
     axes.set_xlabel("period (tricks per turn of the cycle)")
     axes.set_ylabel("deals reaching the cycle")
     _style(axes)
     axes.set_title(f"{plural(len(data['reach']), 'cycle')} reached by"
                    f" {plural(data['loops'], 'looping deal')} of {data['deals']:,}\n"
                    f"({data['strategy']} run {data['run']}, {data['game_label']}, "
-                   f"{data['deck']} deck, {data['players']} players; "
-                   f"\u00d7N: N cycles with the same period and reach)", fontsize=11)
+                   f"{data['deck']} deck, {data['players']} players)\n"
+                   f"\u00d7N: N cycles with the same period and reach", fontsize=11)
     return _save(figure, out)
 
 

@@ -107,6 +107,24 @@ def test_cycles_data(store_path):
 # the images -----------------------------------------------------------------
 
 
+def test_cycles_of_one_period_have_whole_ticks(store_path, tmp_path, monkeypatch):
+    """Run 1's two cycles share one period: its axis had ticks at 5.45 ... 6.50 tricks."""
+    with Store(store_path) as store:
+        cycles = plots.cycles_data(store, 1)
+    drawn = []
+    monkeypatch.setattr(plots, "_save", lambda figure, out: drawn.append(figure) or out)
+    plots.draw_cycles(cycles, tmp_path / "c.png")
+    for record in cycles["groups"]:
+        record["deals"] = 4  # one reach too
+    plots.draw_cycles(cycles, tmp_path / "d.png")
+    for figure in drawn:
+        axes = figure.axes[0]
+        for ticks, (low, high) in ((axes.get_xticks(), axes.get_xlim()),
+                                   (axes.get_yticks(), axes.get_ylim())):
+            shown = [t for t in ticks if low <= t <= high]
+            assert len(shown) >= 2 and all(float(t).is_integer() for t in shown), shown
+
+
 @pytest.mark.parametrize("kind", ["png", "svg", "pdf"])
 def test_game_image_types(tmp_path, kind):
     out = plots.draw_game(plots.game_data(CASELLA), tmp_path / f"game.{kind}")
