@@ -20,6 +20,7 @@ from .common import UserError, one_line
 from .compile import compile_kernels
 from .deal import deal
 from .factory import factory
+from .helptext import group_options
 from .hunt import hunt
 from .play import play
 from .plot import plot
@@ -91,6 +92,7 @@ cli.add_command(search)
 cli.add_command(plot)
 for command in (runs, show, export, recover, report):
     cli.add_command(command)
+group_options(cli)  # --help in sections: general, ratscrew, workers and clusters, output
 
 
 def main(argv=None):

@@ -49,3 +49,35 @@ def test_launch_works_outside_click(tmp_path, capsys):
     assert (summary["deals"], summary["status"], summary["seed"]) == (3000, "done", 1)
     with Store(tmp_path / "r.sqlite", create=False) as store:
         assert store.run().deals == 3000
+
+
+def leaf_commands(command, path=()):
+    """Every command under ``command`` with the words that name it."""
+    if isinstance(command, click.Group):
+        for name, child in sorted(command.commands.items()):
+            yield from leaf_commands(child, (*path, name))
+    else:
+        yield path, command
+
+
+def test_help_lists_the_ratscrew_cluster_and_output_options_under_their_headings():
+    """The newcomer's report (item 16): the four ratscrew options sat among the general ones
+    in 8 commands, and nothing was grouped."""
+    from beggar_search.cli import cli
+    from beggar_search.cli.helptext import ORDER, SECTIONS
+
+    seen = set()
+    for path, _command in leaf_commands(cli):
+        text = CliRunner().invoke(cli, [*path, "--help"]).output
+        headings = [line[:-1] for line in text.splitlines() if line.endswith(":")
+                    and not line.startswith(" ") and not line.startswith("Usage")]
+        assert headings == [h for h in ORDER if h in headings] and headings[0] == "Options", path
+        for heading in headings[1:]:
+            seen.add(heading)
+            listed = text.split(f"\n{heading}:\n")[1].split("\n\n")[0]
+            names = {word for word in listed.split() if word.startswith("--")}
+            assert names and all(SECTIONS.get(name.split("/")[0]) == heading
+                                 for name in names if name in SECTIONS), (path, names)
+        general = text.split("\nOptions:\n")[1].split("\n\n")[0]
+        assert not any(f"  {name} " in general for name in SECTIONS), path
+    assert seen == set(ORDER[1:])
