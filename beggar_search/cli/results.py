@@ -56,7 +56,7 @@ def runs(db_path, as_json):
         width = max(12, *map(len, games))
         if not as_json:
             say(f"{'run':>4s}  {'strategy':10s} {'status':8s} {'deck':>{width}s} players"
-                f" {'deals (tries, games)':>20s} {'loops':>8s}  {'started':20s} last stored")
+                f" {'deals (tries, games)':>20s} {'loops':>8s}  {'started':25s} last stored")
         for run, game in zip(found, games, strict=True):
             data = {"run": run.id, "strategy": run.strategy, "status": run.status,
                     "deck": run.params["deck"], "players": run.players,
@@ -66,7 +66,7 @@ def runs(db_path, as_json):
             emit(run_record(data), as_json, f"{run.id:4d}  {run.strategy:10s} {run.status:8s} "
                                 f"{game:>{width}s} {run.players:7d} "
                                 f"{run.deals:>14,} {unit_of(run.strategy):5s} {run.loops:>8,}"
-                                f"  {when(run.created):20s} {when(run.updated)}")
+                                f"  {when(run.created):25s} {when(run.updated)}")
 
 
 @click.command()

@@ -214,6 +214,9 @@ def test_runs_has_a_header_and_an_empty_file_says_so(census, tmp_path, capsys):
     header, row = out.splitlines()
     assert status == 0 and header.split()[:3] == ["run", "strategy", "status"]
     assert "started" in header and row.split()[:3] == ["1", "enumerate", "done"]
+    created, updated = row.split()[-2:]  # the times under their headings
+    assert header.index("started") == row.index(created)
+    assert header.index("last stored") == row.rindex(updated)
     empty = tmp_path / "empty.sqlite"
     Store(empty).close()
     status, out, err = cli(["runs", "--db", str(empty)], capsys)
