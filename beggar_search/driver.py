@@ -182,26 +182,63 @@ def _die_with(parent: int) -> None:
         threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _worker_init(name: str, params: dict, parent: int) -> None:
+def _worker_init(name: str, params: dict, parent: int, compiled, ready) -> None:
     for sig in STOP_SIGNALS:  # the parent decides how to stop
         signal.signal(sig, signal.SIG_IGN)
     _die_with(parent)
+    compiled.wait()  # the parent has compiled and cached the kernels: only load them
     warm_up(name, params)
+    ready.release()  # this worker's kernels are loaded: the parent may start the clock
+
+
+def _started() -> int:
+    """What ``LocalPool`` submits to start a worker: nothing (the worker's process id)."""
+    return os.getpid()
 
 
 class LocalPool:
-    """Worker processes on this machine (spawn), warmed up before their first chunk."""
+    """Worker processes on this machine (spawn), started and warmed up before the run's
+    clock starts, as the parent's compile is: the run's time counts only its chunks.
+
+    A worker's start (an interpreter, the imports, its kernels loaded from the cache) takes
+    about 0.8 s of a core; counted in the run's time it cost a quarter of the rate of a
+    one-worker run of 8 M deals (``benchmarks/bench_search_overhead.py``).  The workers
+    start their interpreters and imports while the parent compiles (or loads) the kernels,
+    and load them from the cache once it has.
+    """
 
     def __init__(self, workers: int, name: str, params: dict):
-        # compile and cache once here (in a thread: Ctrl-C is answered at once), so that
-        # workers only load the cache
-        compiling.warm(warm_up, name, params)
         self.workers = workers
         self.death_seen = None  # when wait first found a worker dead
         quiet_resource_tracker()
+        context = multiprocessing.get_context("spawn")
+        compiled, ready = context.Event(), context.Semaphore(0)
         self.executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_init, initargs=(name, params, os.getpid()))
+            max_workers=workers, mp_context=context,
+            initializer=_worker_init, initargs=(name, params, os.getpid(), compiled, ready))
+        try:
+            # each submit while no worker is idle spawns one: all of them start now, deaf to
+            # a Ctrl-C or hang-up of the terminal from the start (the compile below may be
+            # interrupted while they import)
+            with terminal_signals_ignored():
+                starts = [self.executor.submit(_started) for _ in range(workers)]
+            # compile and cache once here (in a thread: Ctrl-C is answered at once), so that
+            # workers only load the cache
+            compiling.warm(warm_up, name, params)
+            compiled.set()
+            compiling.warm(self._wait_ready, ready, starts)
+        except BaseException:
+            self.close()
+            raise
+
+    def _wait_ready(self, ready, starts: list[Future]) -> None:
+        """Wait until every worker has loaded its kernels; a ``UserError`` when one died."""
+        for _ in range(self.workers):
+            while not ready.acquire(timeout=0.1):
+                failed = next((f for f in starts if f.done() and f.exception()), None)
+                if failed is not None or self._a_worker_died():
+                    raise UserError("a worker process died while it started"
+                                    f" ({failed.exception() if failed else 'killed'})")
 
     def submit(self, job) -> Future:
         """Start ``job`` on a worker; a pool broken by a dead worker gives a failed future."""

@@ -124,7 +124,8 @@ def bench(deck_spec, players, source, deals, general_deals, workers, game, devic
 
     With --game ers: the Egyptian ratscrew kernel against the Beggar-my-neighbour general
     engine on the same cards (ranks 2 to T plain), random deals, one worker.  With
-    --device gpu: the GPU engine too, on the fast path's deals.
+    --device gpu: the GPU engine too, on the fast path's deals.  Against the reference C
+    engine, in the same run: benchmarks/bench_yardstick.py (docs/bench.md).
     """
     device_params(device, players, game.ers)
     if game.ers:
