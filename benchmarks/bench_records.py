@@ -8,10 +8,10 @@ count], ...]}``.
 
 Score.  ``python benchmarks/bench_records.py score [--quick] [--json]`` takes each deck's 50
 longest games as truth and runs ``random`` and ``climb`` over 8 seeds at budgets of 1e-4,
-1e-3 and 1e-2 of the census, in games played (the climber's extension games count, in the
-order it plays them; a chunk that overshoots the budget is cut: a game past the budget is not
-credited).  For each deck, method and budget it prints (markdown; ``--json``: one object per
-line):
+1e-3 and 1e-2 of the census (16 chunks a budget: ``--chunks``), in games played (the
+climber's extension games count, in the order it plays them; a chunk that overshoots the
+budget is cut: a game past the budget is not credited).  For each deck, method and budget it
+prints (markdown; ``--json``: one object per line):
 
 - ``recall``: truth games found, mean over the seeds, of the truth set's size;
 - ``families``: truth families touched (a family: truth games whose games share a state,
@@ -417,7 +417,7 @@ def main(argv=None) -> None:
     table.add_argument("--method", action="append", choices=METHODS)
     table.add_argument("--budget", action="append", type=float, help="fraction of the census")
     table.add_argument("--seeds", type=int, default=None)
-    table.add_argument("--chunks", type=int, default=4, help="chunks a budget (default 4)")
+    table.add_argument("--chunks", type=int, default=16, help="chunks a budget (default 16)")
     table.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="a climber setting (extend=8, closure_states=200000, ...)")
     table.add_argument("--quick", action="store_true", help="2 decks, 2 seeds, 2 budgets")
