@@ -164,6 +164,12 @@ def test_command_line(tmp_path):
     assert result.exit_code != 0
     result = runner.invoke(cli, ["search", "climb", "--explore", "0.5", "--db", db])
     assert result.exit_code != 0
+    result = runner.invoke(cli, ["search", "climb", "--deals", "10", "--deepest", "-1",
+                                 "--db", db])
+    assert result.exit_code == 2 and "--deepest" in result.output
+    with Store(db) as store:
+        run = store.runs()[0]
+        assert run.params["deepest"] == 64 and run.params["mirrors"]  # new runs' defaults
 
 
 ERS = {"game": "ers", "slap_rules": "pair", "slap_policy": "turn", "slap_in": True}
