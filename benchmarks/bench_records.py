@@ -8,15 +8,19 @@ count], ...]}``.
 
 Score.  ``python benchmarks/bench_records.py score [--quick] [--json]`` takes each deck's 50
 longest games as truth and runs ``random`` and ``climb`` over 8 seeds at budgets of 1e-4,
-1e-3 and 1e-2 of the census, in games played (the climber's extension games count, in the
-order it plays them; a chunk that overshoots the budget is cut: a game past the budget is not
-credited).  For each deck, method and budget it prints (markdown; ``--json``: one object per
-line):
+1e-3 and 1e-2 of the census (16 chunks a budget: ``--chunks``), in games played (the
+climber's extension games count, in the order it plays them; a chunk that overshoots the
+budget is cut: a game past the budget is not credited).  For each deck, method and budget it
+prints (markdown; ``--json``: one object per line):
 
 - ``recall``: truth games found, mean over the seeds, of the truth set's size;
 - ``families``: truth families touched (a family: truth games whose games share a state,
   i.e. merge into one trajectory), mean over the seeds;
-- ``longest``: seeds that found a game of the census's greatest length;
+- ``longest``: seeds that found a game of the census's greatest length, and in brackets
+  the touch bound: the seeds expected to meet, among ``budget`` random fair deals, one of the
+  longest game's family or its mirror family (``Truth.touch_bound``).  A closure never leaves
+  the family it starts from, so no method that meets families through random deals finds
+  the longest game in more seeds, on average;
 - ``deals to longest`` and ``CPU s to longest``: mean over the seeds that found it, games
   played (its index in the run, plus one) and process CPU seconds up to the end of the chunk
   that found it (compiling excluded);
@@ -52,6 +56,7 @@ from pathlib import Path
 import numpy as np
 
 from beggar_search import driver
+from beggar_search.backward.closure import backward_closure
 from beggar_search.cards.deck import Deal, Deck
 from beggar_search.engine.game import trajectory
 from beggar_search.engine.rules import R_CARDS
@@ -123,6 +128,7 @@ class Truth:
     lengths: list[int]
     family: list[int]  # each truth deal's family number
     longest: int
+    touching: int = 0  # fair deals in the families of the longest games and their mirrors
 
     @classmethod
     def of(cls, data: dict, size: int = TRUTH) -> Truth:
@@ -136,7 +142,33 @@ class Truth:
         deals = [Deal.parse(deal, deck) for deal, _ in chosen]
         keys = {bytes(d.sequence): i for i, d in enumerate(deals)}
         return cls(deck, int(data["deals"]), keys, [c for _, c in chosen],
-                   families([d.hands for d in deals]), chosen[0][1])
+                   families([d.hands for d in deals]), chosen[0][1],
+                   len(touching([d for d, (_, c) in zip(deals, chosen, strict=True)
+                                 if c == chosen[0][1]], deck)))
+
+    def touch_bound(self, games: int) -> float:
+        """The chance that ``games`` random fair deals meet a longest game's family or its
+        mirror family: no search that meets families through random deals (a closure never
+        leaves the family it starts in) finds a longest game more often."""
+        return 1.0 - (1.0 - self.touching / self.census) ** games
+
+
+def touching(deals, deck: Deck) -> set[bytes]:
+    """Every fair deal whose game merges into one of ``deals``' games, or into its mirror:
+    the fair states of each game's complete backward closure, those with player 2 to lead
+    read as their mirrored deals (as sequences)."""
+    split = deck.split(2)
+    found: set[bytes] = set()
+    for deal in deals:
+        if bytes(deal.sequence) in found:
+            continue
+        states = trajectory(deal.hands, 0)[:-1]
+        store, complete, _ = backward_closure(states, deck.size, None, None)
+        assert complete
+        found |= {bytes(c for h in hands for c in h) for hands in store.with_header(split, 0)}
+        found |= {bytes(c for h in hands[::-1] for c in h)
+                  for hands in store.with_header(split, 1)}
+    return found
 
 
 # families ---------------------------------------------------------------------------------
@@ -245,6 +277,7 @@ def summarise(truth: Truth, method: str, fraction: float, outcomes: list[Outcome
         "recall": _mean(len(o.found) for o in outcomes),
         "families": _mean(len({truth.family[p] for p in o.found}) for o in outcomes),
         "found_longest": sum(o.to_longest is not None for o in outcomes),
+        "touch_bound": len(outcomes) * truth.touch_bound(outcomes[0].budget),
         "deals_to_longest": _mean(o.to_longest for o in outcomes),
         "cpu_to_longest": _mean(o.cpu_to_longest for o in outcomes),
         "best": _mean(o.best for o in outcomes),
@@ -260,7 +293,7 @@ def _figure(value, form: str) -> str:
 def markdown(rows: list[dict]) -> str:
     """The rows as a markdown table."""
     lines = ["| deck (cards, census) | T (families) | longest | method | budget | recall |"
-             " families | seeds with longest | deals to longest | CPU s to longest |"
+             " families | seeds with longest (bound) | deals to longest | CPU s to longest |"
              " best | games/CPU s |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -268,7 +301,8 @@ def markdown(rows: list[dict]) -> str:
             f"| {r['deck']} ({r['cards']}, {r['census']:.3g}) | {r['truth']}"
             f" ({r['truth_families']}) | {r['longest_cards']} | {r['method']} |"
             f" {r['fraction']:g} ({r['budget']:,}) | {r['recall']:.2f} |"
-            f" {r['families']:.2f} | {r['found_longest']}/{r['seeds']} |"
+            f" {r['families']:.2f} | {r['found_longest']}/{r['seeds']}"
+            f" ({r['touch_bound']:.1f}) |"
             f" {_figure(r['deals_to_longest'], ',.0f')} | {_figure(r['cpu_to_longest'], '.2f')} |"
             f" {r['best']:.0f} | {r['games_per_cpu_s']:,.0f} |")
     return "\n".join(lines)
@@ -288,7 +322,8 @@ def goal_lines(rows: list[dict]) -> list[str]:
                    and mid["found_longest"] * 2 >= mid["seeds"])
             lines.append(f"{method} {deck}: longest at 1e-2 in {high['found_longest']}/"
                          f"{high['seeds']}, at 1e-3 in {mid['found_longest']}/{mid['seeds']}:"
-                         f" goal {'met' if met else 'not met'}")
+                         f" goal {'met' if met else 'not met'} (touch bound"
+                         f" {high['touch_bound']:.1f} and {mid['touch_bound']:.1f})")
     return lines
 
 
@@ -382,7 +417,7 @@ def main(argv=None) -> None:
     table.add_argument("--method", action="append", choices=METHODS)
     table.add_argument("--budget", action="append", type=float, help="fraction of the census")
     table.add_argument("--seeds", type=int, default=None)
-    table.add_argument("--chunks", type=int, default=4, help="chunks a budget (default 4)")
+    table.add_argument("--chunks", type=int, default=16, help="chunks a budget (default 16)")
     table.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="a climber setting (extend=8, closure_states=200000, ...)")
     table.add_argument("--quick", action="store_true", help="2 decks, 2 seeds, 2 budgets")

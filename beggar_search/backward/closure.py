@@ -249,14 +249,16 @@ class StateSet:
         self.table = np.full(2 * capacity, -1, dtype=np.int64)
         _rebuild_table(self.keys, self.count, self.table)
 
-    def add(self, hands, leader: int) -> None:
-        """Add the state of ``hands`` led by ``leader``, unless it is already in the set."""
+    def add(self, hands, leader: int, depth: int = 0) -> None:
+        """Add the state of ``hands`` led by ``leader`` at ``depth``, unless it is already in
+        the set."""
         if 2 * (self.count + 1) > self.table.shape[0]:
             self.grow()
         flat, sizes = rules.pack_hands(hands)
         key = np.zeros(self.words, dtype=np.int64)
         pack_state(flat, sizes, leader, key, self.step.powers)
         if _find_or_add(self.keys, self.count, self.table, key) < 0:
+            self.depth[self.count] = depth
             self.count += 1
 
     def hands_at(self, index: int) -> tuple[list[list[int]], int]:
@@ -266,28 +268,38 @@ class StateSet:
         leader = unpack_state(self.keys[index], flat, sizes, self.step.powers)
         return [[int(c) for c in flat[p, : sizes[p]]] for p in range(self.players)], int(leader)
 
-    def with_header(self, sizes: Sequence[int], leader: int) -> list[list[list[int]]]:
-        """The hands of every stored state with these hand ``sizes`` and ``leader``."""
+    def indices_with_header(self, sizes: Sequence[int], leader: int) -> np.ndarray:
+        """Where the states with these hand ``sizes`` and ``leader`` are stored."""
         flat = np.zeros((self.players, CAPACITY), dtype=np.uint8)
         key = np.zeros(self.words, dtype=np.int64)
         pack_state(flat, np.array(sizes, dtype=np.int64), leader, key, self.step.powers)
-        return [self.hands_at(int(i))[0] for i in _matching(self.keys, self.count, key[0])]
+        return _matching(self.keys, self.count, key[0])
+
+    def with_header(self, sizes: Sequence[int], leader: int) -> list[list[list[int]]]:
+        """The hands of every stored state with these hand ``sizes`` and ``leader``."""
+        return [self.hands_at(int(i))[0] for i in self.indices_with_header(sizes, leader)]
 
 
 def backward_closure(starts, n_cards: int, max_states: int | None, seconds: float | None,
-                     started: float | None = None, step: Step = BMN_STEP):
+                     started: float | None = None, step: Step = BMN_STEP,
+                     start_depths: Sequence[int] | None = None):
     """Every state whose play reaches one of ``starts`` (them included), breadth first,
     by the backward step ``step`` (Beggar-my-neighbour's by default).
 
     Returns the store of states (with their depth in tricks back), whether the
     search finished, and which budget stopped it otherwise ("states" or "seconds").
+    A state's depth is its start's depth (``start_depths``, 0 without) plus the tricks
+    from it to that start: play is deterministic, so a state is met only through the
+    state its next trick leads to.  Given a game's trajectory and each state's tricks to
+    the game's end, every depth is the tricks from that state to the end.
     """
     started = time.perf_counter() if started is None else started
     players = len(starts[0][0])
     limit = max_states if max_states else np.iinfo(np.int64).max
     store = StateSet(players, n_cards, step=step)
-    for hands, leader in starts:
-        store.add(hands, leader)
+    depths = [0] * len(starts) if start_depths is None else start_depths
+    for (hands, leader), depth in zip(starts, depths, strict=True):
+        store.add(hands, leader, depth)
     index, status = 0, S_DONE
     while index < store.count:
         if seconds is not None and time.perf_counter() - started >= seconds:

@@ -7,7 +7,7 @@ from click.core import ParameterSource
 
 from ..cards.deck import Deal, DeckError
 from ..cards.ranked import RankedDeal
-from ..strategies.climb import DEFAULT_CLOSURE_STATES, DEFAULT_EXTEND
+from ..strategies.climb import DEFAULT_CLOSURE_STATES, DEFAULT_DEEPEST, DEFAULT_EXTEND
 from .common import COUNT, STATES, TOP, UserError, deck_option
 from .game import game_options
 from .options import search_options
@@ -26,15 +26,21 @@ from .search import launch, players_option, run_params
               help="Longest deals of each chunk extended backwards (at most --top's limit).")
 @click.option("--closure-states", type=STATES, default=DEFAULT_CLOSURE_STATES,
               show_default=True, help="States each backward search may hold.")
+@click.option("--deepest", type=click.IntRange(0, 10**9), default=DEFAULT_DEEPEST,
+              show_default=True,
+              help="Fair deals played from each backward search: those whose games are "
+                   "longest in tricks (0: every one found).")
 @search_options
 @game_options  # listed last in --help: the ratscrew options together
 @click.pass_context
-def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, game, options):
+def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, deepest, game,
+          options):
     """Search for long games: random deals, then the longest extended backwards.
 
     Each chunk plays random deals, then searches backwards from the game of each
-    of its --extend longest deals for fair deals whose game merges into it, and
-    plays them all.  The run's deals count every game played.
+    of its --extend longest deals for fair deals whose game merges into it (its
+    merge family, and the mirror family), and plays the --deepest of them whose
+    games are longest.  The run's deals count every game played.
 
     With --game ers: Egyptian ratscrew under a deterministic --slap-policy (none,
     first:P or turn; under odds a game is not a function of the deal).
@@ -55,5 +61,5 @@ def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, ga
                         "function of the deal, so it cannot be extended backwards (use none, "
                         "first:P or turn)")
     params = run_params(deck_spec, players, options, game, deals=deals, start_deal=start_deal,
-                        extend=extend, closure_states=closure_states)
+                        extend=extend, closure_states=closure_states, deepest=deepest)
     launch("climb", params, options)

@@ -44,6 +44,7 @@ from .base import ChunkJob, Strategy
 CLIMB_CHUNKS = 8  # random deals per chunk: this many of a random search's (docs/records.md)
 DEFAULT_EXTEND = 8  # parents extended per chunk
 DEFAULT_CLOSURE_STATES = 200_000  # budget of each parent's backward search
+DEFAULT_DEEPEST = 64  # fair deals played per backward search: the longest in tricks
 
 
 def start_sequence(text: str | None, deck, players: int, deal_class=Deal) -> np.ndarray:
@@ -89,7 +90,8 @@ class ClimbStrategy(Strategy):
                 "closure_states": _setting(params, "closure_states", DEFAULT_CLOSURE_STATES),
                 "mirrors": params.get("mirrors", _mirrors_apply(params)),
                 "own_states": params.get("own_states", True),
-                "distinct_families": params.get("distinct_families", True)}
+                "distinct_families": params.get("distinct_families", True),
+                "deepest": _setting(params, "deepest", DEFAULT_DEEPEST)}
 
     def __init__(self, params: dict):
         super().__init__(params)
@@ -102,6 +104,7 @@ class ClimbStrategy(Strategy):
         self.mirrors = bool(params.get("mirrors")) and _mirrors_apply(params)
         self.own_states = bool(params.get("own_states"))
         self.distinct_families = bool(params.get("distinct_families"))
+        self.deepest = _setting(params, "deepest", 0)  # runs stored before: every deal found
         self.start = start_sequence(params.get("start_deal"), self.deck, self.players,
                                     self.deal_class)
 
@@ -126,9 +129,13 @@ class ClimbStrategy(Strategy):
         return max(self.top_k, self.extend)
 
     def _fair_ancestors(self, sequence: np.ndarray) -> tuple[list[tuple[int, ...]], set]:
-        """Fair deals found by the backward search from the game's trajectory, sorted, and
-        the set of them when the search was complete (a parent found in it needs no search
-        of its own: its in-tree lies inside this one), else an empty set."""
+        """Fair deals found by the backward search from the game's trajectory, and the set
+        of them when the search was complete (a parent found in it needs no search of its
+        own: its in-tree lies inside this one), else an empty set.
+
+        With ``deepest`` > 0 only that many are returned: the deals whose games are longest
+        in tricks (the closure knows each state's tricks to the end; ties by the deal), the
+        longest first; else every deal found, sorted."""
         hands = self.deal_class.from_sequence(sequence, self.players, self.deck).hands
         if self.slap_rules is None:
             states = trajectory(hands, 0, self.max_tricks or None)
@@ -136,16 +143,25 @@ class ClimbStrategy(Strategy):
             states = ers_game.trajectory(hands, 0, self.slap_rules, self.max_tricks or None)
         if len(states) > 1 and sum(1 for hand in states[-1][0] if hand) == 1:
             states = states[:-1]  # the end, one player holding all: shared by any game
+        to_end = range(len(states), 0, -1)  # tricks from each state to the game's end
         store, complete, _ = backward_closure(states, self.deck.size, self.closure_states, None,
-                                              step=self.step)
+                                              step=self.step, start_depths=to_end)
         split = self.deck.split(self.players)
-        found = {_joined(h) for h in store.with_header(split, 0)}
-        if self.mirrors:  # player 2 to lead: the mirrored fair deal plays the same game
-            found |= {_joined(h[::-1]) for h in store.with_header(split, 1)}
+        found: dict[tuple[int, ...], int] = {}
+        for leader in (0, 1) if self.mirrors else (0,):
+            for index in store.indices_with_header(split, leader):
+                state, _ = store.hands_at(int(index))
+                # player 2 to lead: the mirrored fair deal plays the same game
+                deal = _joined(state if leader == 0 else state[::-1])
+                found[deal] = max(found.get(deal, 0), int(store.depth[index]))
         if not self.own_states:  # runs stored before: the parent's own later states left out
-            found -= {_joined(h) for h, lead in states
-                      if lead == 0 and tuple(map(len, h)) == split}
-        return sorted(found), (found if complete else set())
+            for h, lead in states:
+                if lead == 0 and tuple(map(len, h)) == split:
+                    found.pop(_joined(h), None)
+        every = sorted(found)
+        if self.deepest:
+            every = sorted(every, key=lambda deal: -found[deal])[: self.deepest]
+        return every, (set(found) if complete else set())
 
     def _parents(self, rows: np.ndarray, longest: np.ndarray) -> list[np.ndarray]:
         """The deals to extend: the ``extend`` longest; with ``distinct_families``, the

@@ -55,3 +55,17 @@ def test_a_search_stops_at_its_budget_and_credits_only_truth_games(method):
     assert outcome.games == 3000 and 0 < outcome.best <= truth.longest
     assert all(0 <= index < 3000 for index in outcome.found.values())
     assert outcome.to_longest is None or outcome.to_longest <= 3000
+
+
+def test_the_touch_bound_counts_the_longest_game_s_family_and_its_mirror():
+    data = json.loads(bench.truth_path(bench.QUICK_DECKS[0]).read_text())
+    truth = bench.Truth.of(data)
+    longest = Deal.parse(data["top"][0][0], truth.deck)
+    family = bench.touching([longest], truth.deck)
+    assert truth.touching == len(family) and bytes(longest.sequence) in family
+    trunk = {(tuple(map(tuple, h)), lead) for h, lead in trajectory(longest.hands)[:-1]}
+    trunk |= {(hands[::-1], 1 - lead) for hands, lead in trunk}
+    for sequence in sorted(family)[::max(1, len(family) // 25)]:  # every one's game merges
+        hands = Deal.from_sequence(list(sequence), 2, truth.deck).hands
+        assert any((tuple(map(tuple, h)), lead) in trunk for h, lead in trajectory(hands))
+    assert truth.touch_bound(0) == 0 and 0 < truth.touch_bound(10**5) < truth.touch_bound(10**6)

@@ -9,7 +9,7 @@ from beggar_search import Deal, Deck, driver, play
 from beggar_search.backward.closure import backward_closure
 from beggar_search.cards.deck import format_hands
 from beggar_search.cli import cli
-from beggar_search.engine.game import trajectory
+from beggar_search.engine.game import play_state, trajectory
 from beggar_search.store import Store
 from beggar_search.strategies import ChunkJob, execute, strategy_for
 from beggar_search.strategies.climb import ClimbStrategy
@@ -105,6 +105,27 @@ def test_start_deal_is_honoured():
         strategy_for("climb", params(start_deal="--J/Q--"))
 
 
+def test_a_closure_knows_every_state_s_tricks_to_the_end():
+    """From a game's trajectory with each state's tricks to the end, every state found has
+    the tricks of its own game as its depth; the climber plays the deepest fair deals."""
+    deal = Deal.parse(NESSLER)
+    states = trajectory(deal.hands)[:-1]
+    store, complete, _ = backward_closure(states, 52, 100_000, None,
+                                          start_depths=range(len(states), 0, -1))
+    assert complete
+    for index in range(0, store.count, 97):  # about 600 of the 57,114 states
+        hands, leader = store.hands_at(index)
+        assert play_state(hands, leader).tricks == store.depth[index]
+    fair = {format_hands(store.hands_at(int(i))[0]): int(store.depth[i])
+            for i in store.indices_with_header((26, 26), 0)}
+    climber = ClimbStrategy(params(deepest=40, closure_states=100_000, mirrors=False))
+    deepest, _ = climber._fair_ancestors(deal.sequence)
+    chosen = [fair[str(Deal.from_sequence(d, 2))] for d in deepest]
+    assert len(chosen) == 40 and chosen == sorted(chosen, reverse=True)
+    assert chosen[-1] >= sorted(fair.values(), reverse=True)[39]  # no deeper one left out
+    assert chosen[0] == fair[NESSLER]
+
+
 def test_resume_after_interruption(tmp_path):
     full = tmp_path / "full.sqlite"
     with Store(full) as store:
@@ -143,6 +164,12 @@ def test_command_line(tmp_path):
     assert result.exit_code != 0
     result = runner.invoke(cli, ["search", "climb", "--explore", "0.5", "--db", db])
     assert result.exit_code != 0
+    result = runner.invoke(cli, ["search", "climb", "--deals", "10", "--deepest", "-1",
+                                 "--db", db])
+    assert result.exit_code == 2 and "--deepest" in result.output
+    with Store(db) as store:
+        run = store.runs()[0]
+        assert run.params["deepest"] == 64 and run.params["mirrors"]  # new runs' defaults
 
 
 ERS = {"game": "ers", "slap_rules": "pair", "slap_policy": "turn", "slap_in": True}
