@@ -521,3 +521,20 @@ def test_a_search_waits_out_a_lock_on_its_last_status_write(tmp_path):
         assert summary["status"] == "done"
         assert store.run(summary["run"]).status == "done"
 
+
+def test_a_search_whose_status_cannot_be_written_does_not_say_it_is_done(tmp_path):
+    """A run whose end cannot be recorded (a full disk) is an error, not a summary saying
+    'running' with exit 0: the advice resumes it."""
+    db = tmp_path / "full.sqlite"
+    with Store(db) as store:
+        def full(run_id, status):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        store.set_status = full
+        with pytest.raises(driver.UserError) as raised:
+            driver.start(store, "enumerate", params(start=0, deals=1512, seed=None), 1,
+                         quiet=True)
+    message = str(raised.value)
+    assert "could not be recorded" in message and "search resume" in message
+    with Store(db) as store:
+        assert store.run().status == "running" and store.run().chunks == 4  # all stored
