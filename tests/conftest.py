@@ -17,6 +17,15 @@ import pytest
 from beggar_search.cli import main
 
 
+@pytest.fixture(scope="session")
+def report_results(tmp_path_factory):
+    """The small results file the report tests show (``report_helpers.small_results``), made
+    once for ``test_report`` and ``test_report_browser``; they copy it before altering it."""
+    from report_helpers import small_results
+
+    return small_results(tmp_path_factory.mktemp("report") / "small.sqlite")
+
+
 @pytest.fixture
 def cli(capsys, monkeypatch):
     """The command line run in this process through ``cli.main``, as a finished process:

@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 from click.testing import CliRunner
-from report_helpers import small_results, write_report
+from report_helpers import write_report
 
 from beggar_search.cards.ranked import RankedDeal
 from beggar_search.cards.slaps import SlapRules
@@ -29,8 +29,8 @@ HOSTILE = '</script><script>alert("x")</script><img src=x onerror=alert(1)>\'"&'
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return small_results(tmp_path_factory.mktemp("report") / "small.sqlite")
+def results(report_results):
+    return report_results
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from report_helpers import small_results, write_report
+from report_helpers import write_report
 
 from beggar_search.cards.ranked import RANKS
 from beggar_search.cli import cli
@@ -130,8 +130,8 @@ def screenshot(url: str, name: str, tmp_path: Path, size="1400,1000") -> Path:
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return small_results(tmp_path_factory.mktemp("browser") / "small.sqlite")
+def results(report_results):
+    return report_results
 
 
 @pytest.fixture(scope="module")
