@@ -26,6 +26,16 @@ def report_results(tmp_path_factory):
     return small_results(tmp_path_factory.mktemp("report") / "small.sqlite")
 
 
+@pytest.fixture(scope="session")
+def report_site(report_results, tmp_path_factory):
+    """The site of ``report_results`` (``report_helpers.write_report``): (its folder, what
+    was written)."""
+    from report_helpers import write_report
+
+    out = tmp_path_factory.mktemp("site") / "site"
+    return out, write_report(report_results, out)
+
+
 @pytest.fixture
 def cli(capsys, monkeypatch):
     """The command line run in this process through ``cli.main``, as a finished process:
