@@ -451,11 +451,14 @@ class Session:
         complete = not failure and ((exhausted and not dropped)
                                     or (out_of_time and not interrupted
                                         and self._something_stored(bar)))
-        status_saved = self._set_status(run.id, "done" if complete else "stopped")
+        if not self._set_status(run.id, "done" if complete else "stopped"):
+            # never a summary saying 'running' (exit 0) for a run that ended
+            failure = (f"{failure} (the run could not even be marked stopped)" if failure else
+                       f"the run's end could not be recorded in {self.store.path}: it still"
+                       " reads running")
         if failure:
-            kept = "" if status_saved else " (the run could not even be marked stopped)"
             # the file may have changed (``rescue_if_moved``): the advice names the store's
-            raise UserError(f"{failure}{kept}; the chunks stored so far are kept: continue"
+            raise UserError(f"{failure}; the chunks stored so far are kept: continue"
                             " with `beggar-search search resume --db"
                             f" {shlex.quote(str(self.store.path))} --run {run.id}`")
         return summarise(self.store, run.id)

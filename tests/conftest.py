@@ -17,6 +17,25 @@ import pytest
 from beggar_search.cli import main
 
 
+@pytest.fixture(scope="session")
+def report_results(tmp_path_factory):
+    """The small results file the report tests show (``report_helpers.small_results``), made
+    once for ``test_report`` and ``test_report_browser``; they copy it before altering it."""
+    from report_helpers import small_results
+
+    return small_results(tmp_path_factory.mktemp("report") / "small.sqlite")
+
+
+@pytest.fixture(scope="session")
+def report_site(report_results, tmp_path_factory):
+    """The site of ``report_results`` (``report_helpers.write_report``): (its folder, what
+    was written)."""
+    from report_helpers import write_report
+
+    out = tmp_path_factory.mktemp("site") / "site"
+    return out, write_report(report_results, out)
+
+
 @pytest.fixture
 def cli(capsys, monkeypatch):
     """The command line run in this process through ``cli.main``, as a finished process:

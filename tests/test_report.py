@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 from click.testing import CliRunner
-from report_helpers import small_results, write_report
+from report_helpers import write_report
 
 from beggar_search.cards.ranked import RankedDeal
 from beggar_search.cards.slaps import SlapRules
@@ -26,17 +26,6 @@ from beggar_search.report.site import MARKER, PAGES, script_json
 from beggar_search.store import Store
 
 HOSTILE = '</script><script>alert("x")</script><img src=x onerror=alert(1)>\'"&'
-
-
-@pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return small_results(tmp_path_factory.mktemp("report") / "small.sqlite")
-
-
-@pytest.fixture(scope="module")
-def site(results, tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "site"
-    return out, write_report(results, out)
 
 
 def data(folder, name):
@@ -69,14 +58,14 @@ def manifest_of(folder):
     return json.loads(embedded.pop())
 
 
-def test_the_site_holds_every_run_board_and_cycle_of_the_file(results, site):
-    out, written = site
+def test_the_site_holds_every_run_board_and_cycle_of_the_file(report_results, report_site):
+    out, written = report_site
     assert written["runs"] == [1, 2, 3]
     for page in PAGES:
         assert (out / f"{page}.html").is_file()
     assert (out / "static" / "site.js").is_file() and (out / "static" / "site.css").is_file()
     assert (out / MARKER).is_file()
-    with Store(results, create=False, writing=False) as store:
+    with Store(report_results, create=False, writing=False) as store:
         longest = {(run.id, g["deal"], g["cards"]) for run in store.runs()
                    for g in store.iter_games(run.id, "longest")}
         loops = [(run.id, g["deal"], g["cycle"]) for run in store.runs()
@@ -99,7 +88,7 @@ def test_the_site_holds_every_run_board_and_cycle_of_the_file(results, site):
     assert index.count('<svg class="histogram"') == 2  # the factory stores no game lengths
 
 
-def test_the_index_separates_thousands_in_the_wins(results, tmp_path, monkeypatch):
+def test_the_index_separates_thousands_in_the_wins(report_results, tmp_path, monkeypatch):
     from beggar_search.report import data as report_data
 
     run_info = report_data.run_info
@@ -108,13 +97,13 @@ def test_the_index_separates_thousands_in_the_wins(results, tmp_path, monkeypatc
         return {**run_info(store, run), "wins": [995664, 1004336]}
 
     monkeypatch.setattr(report_data, "run_info", big_wins)
-    write_report(results, tmp_path / "s", "--run", "1")
+    write_report(report_results, tmp_path / "s", "--run", "1")
     index = (tmp_path / "s" / "index.html").read_text()
     assert "Wins by player: 995,664 / 1,004,336." in index  # as the command line prints them
 
 
-def test_a_cycle_page_has_its_states_its_deals_and_its_family(results, site):
-    out, _ = site
+def test_a_cycle_page_has_its_states_its_deals_and_its_family(report_results, report_site):
+    out, _ = report_site
     manifest = manifest_of(out)
     rows = [r for r in table(out, "cycles") if r["run"] == 1]
     buckets = manifest["tables"]["per_run"]["1"]["buckets"]
@@ -147,8 +136,8 @@ def trace_lines(command):
     return lines[:-1], lines[-1]
 
 
-def test_every_replay_is_the_game_its_play_command_prints(site):
-    out, _ = site
+def test_every_replay_is_the_game_its_play_command_prints(report_site):
+    out, _ = report_site
     keys = sorted(p.stem[len("trace-"):] for p in (out / "data").glob("trace-*.json"))
     assert any(k.startswith("1-") for k in keys) and any(k.startswith("3-") for k in keys)
     for key in keys:
@@ -186,9 +175,9 @@ def tamper(path, statement, *values):
         db.execute(statement, values)
 
 
-def test_values_from_the_file_never_run_as_script(results, tmp_path):
+def test_values_from_the_file_never_run_as_script(report_results, tmp_path):
     crafted = tmp_path / "<script>alert(1)<\u2028script>.sqlite"
-    crafted.write_bytes(results.read_bytes())
+    crafted.write_bytes(report_results.read_bytes())
     tamper(crafted, "UPDATE runs SET params = json_set(params, '$.note', ?,"
            " '$.\"<b>key</b>\"', ?) WHERE id = 2", HOSTILE, HOSTILE)
     out = tmp_path / "site"
@@ -241,10 +230,10 @@ MARKUP = "<script>alert(1)</script>"
     ("UPDATE histogram SET count = ? WHERE run_id = 1", MARKUP),
     ("UPDATE runs SET status = ? WHERE id = 1", "\x1b]0;owned\x07\x1b[2J"),
 ])
-def test_a_value_beggar_search_never_writes_leaves_its_run_out(results, tmp_path, statement,
+def test_a_value_beggar_search_never_writes_leaves_its_run_out(report_results, tmp_path, statement,
                                                                value):
     bad = tmp_path / "bad.sqlite"
-    bad.write_bytes(results.read_bytes())
+    bad.write_bytes(report_results.read_bytes())
     tamper(bad, statement, value)
     done = CliRunner().invoke(cli, ["report", "--db", str(bad), "--out", str(tmp_path / "s")])
     assert done.exit_code == 0, done.output
@@ -254,9 +243,9 @@ def test_a_value_beggar_search_never_writes_leaves_its_run_out(results, tmp_path
     assert value not in everything and "\x1b" not in everything
 
 
-def test_an_unreadable_run_is_left_out_and_a_named_one_refused(results, tmp_path):
+def test_an_unreadable_run_is_left_out_and_a_named_one_refused(report_results, tmp_path):
     bad = tmp_path / "bad.sqlite"
-    bad.write_bytes(results.read_bytes())
+    bad.write_bytes(report_results.read_bytes())
     tamper(bad, "UPDATE games SET deal = ? WHERE run_id = 1", HOSTILE)
     done = CliRunner().invoke(cli, ["report", "--db", str(bad), "--out", str(tmp_path / "s")])
     assert done.exit_code == 0, done.output
@@ -267,17 +256,18 @@ def test_an_unreadable_run_is_left_out_and_a_named_one_refused(results, tmp_path
     assert "run 1" in message and not (tmp_path / "t").exists()
 
 
-def test_the_out_folder_must_be_new_empty_or_an_earlier_report(results, site, tmp_path):
+def test_the_out_folder_must_be_new_empty_or_an_earlier_report(report_results, report_site,
+                                                                tmp_path):
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "thesis.tex").write_text("keep me")
-    message = one_line_failure(["report", "--db", str(results), "--out", str(mine)])
+    message = one_line_failure(["report", "--db", str(report_results), "--out", str(mine)])
     assert "other files" in message and (mine / "thesis.tex").read_text() == "keep me"
-    assert "is a file" in one_line_failure(["report", "--db", str(results), "--out",
+    assert "is a file" in one_line_failure(["report", "--db", str(report_results), "--out",
                                             str(mine / "thesis.tex")])
     again = tmp_path / "again"
     for _ in range(2):  # an earlier report is replaced whole
-        done = CliRunner().invoke(cli, ["report", "--db", str(results), "--run", "3",
+        done = CliRunner().invoke(cli, ["report", "--db", str(report_results), "--run", "3",
                                         "--out", str(again)])
         assert done.exit_code == 0, done.output
         assert " for 1 run to " in done.output  # one run, not "1 runs"
@@ -287,17 +277,17 @@ def test_the_out_folder_must_be_new_empty_or_an_earlier_report(results, site, tm
                                                   "--out", str(tmp_path / "x")])
 
 
-def test_without_jinja2_it_says_how_to_install_it(results, tmp_path, monkeypatch, capsys):
+def test_without_jinja2_it_says_how_to_install_it(report_results, tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "jinja2", None)
     with pytest.raises(SystemExit) as stop:
-        main(["report", "--db", str(results), "--out", str(tmp_path / "s")])
+        main(["report", "--db", str(report_results), "--out", str(tmp_path / "s")])
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "pip install 'beggar-search[report]'" in err and len(err.strip().splitlines()) == 1
 
 
-def test_the_server_binds_127_0_0_1_and_serves_only_the_site(site, tmp_path):
-    out, _ = site
+def test_the_server_binds_127_0_0_1_and_serves_only_the_site(report_site, tmp_path):
+    out, _ = report_site
     (out.parent / "secret.txt").write_text("not for the web")
     server = make_server(out, 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -327,10 +317,10 @@ def test_report_help_names_its_options():
         assert option in done.output
 
 
-def test_report_serve_answers_on_127_0_0_1_until_interrupted(results, tmp_path):
+def test_report_serve_answers_on_127_0_0_1_until_interrupted(report_results, tmp_path):
     out = tmp_path / "site"
     server = subprocess.Popen([sys.executable, "-m", "beggar_search", "report", "--db",
-                               str(results), "--run", "1", "--out", str(out), "--serve",
+                               str(report_results), "--run", "1", "--out", str(out), "--serve",
                                "--port", "0"], stderr=subprocess.PIPE, text=True)
     try:
         line = ""

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from report_helpers import small_results, write_report
 
 from beggar_search.cards.ranked import RANKS
 from beggar_search.cli import cli
@@ -130,15 +129,9 @@ def screenshot(url: str, name: str, tmp_path: Path, size="1400,1000") -> Path:
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return small_results(tmp_path_factory.mktemp("browser") / "small.sqlite")
-
-
-@pytest.fixture(scope="module")
-def site(results, tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "site"
-    write_report(results, out)
-    return out
+def site(report_site):
+    """The folder of the small results file's site (conftest.py)."""
+    return report_site[0]
 
 
 def data(out, name):
@@ -186,9 +179,10 @@ def test_the_catalogue_links_each_cycle_to_its_page(site, tmp_path):
 
 
 @pytest.mark.parametrize("key", ["1-1", "3-2"])
-def test_the_replay_after_n_clicks_is_the_state_play_trace_gives(site, results, key, tmp_path):
+def test_the_replay_after_n_clicks_is_the_state_play_trace_gives(site, report_results, key,
+                                                                 tmp_path):
     trace = data(site, f"trace-{key}")
-    with Store(results, create=False, writing=False) as store:
+    with Store(report_results, create=False, writing=False) as store:
         params = store.run(trace["run"]).params
     slaps, cap = slaps_of(params), cap_of(params)
     if slaps is None:
@@ -254,9 +248,9 @@ def test_the_served_site_loads_its_data_with_fetch(site):
         server.server_close()
 
 
-def test_a_crafted_file_puts_no_element_into_the_page(results, tmp_path):
+def test_a_crafted_file_puts_no_element_into_the_page(report_results, tmp_path):
     crafted = tmp_path / "crafted.sqlite"
-    crafted.write_bytes(results.read_bytes())
+    crafted.write_bytes(report_results.read_bytes())
     value = ('</script><img id="pwned" src=x onerror="document.title=\'pwned\'">'
              '<script>document.title="pwned"</script>')
     with sqlite3.connect(crafted) as db:

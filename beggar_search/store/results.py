@@ -642,9 +642,14 @@ class Store:
         return found
 
     def set_status(self, run_id: int, status: str) -> None:
-        """Set a run's status (``running``, ``done``, ``stopped``) and its update time."""
+        """Set a run's status (``running``, ``done``, ``stopped``) and its update time.
+
+        A lock held by another process is waited out however long it takes (until
+        ``stop_waiting()``), as for a chunk: a search's end is never dropped for a lock.
+        """
         self._patiently(lambda: self.db.execute(
-            "UPDATE runs SET status = ?, updated = ? WHERE id = ?", (status, time.time(), run_id)))
+            "UPDATE runs SET status = ?, updated = ? WHERE id = ?", (status, time.time(), run_id)),
+            patience=None)
         self.checkpoint(force=True)
 
     def done_chunks(self, run_id: int) -> set[int]:

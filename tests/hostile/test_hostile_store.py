@@ -16,6 +16,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 
 import hostile_helpers as hostile
 import pytest
@@ -491,3 +492,49 @@ def test_plot_family_says_what_is_true_of_the_run(run_cli, results, tmp_path):
                                         "--out", out))
     assert "not a factory run" in message
     assert not os.path.exists(out)  # no picture either way
+
+
+# --- a lock held when a search records its end ------------------------------------------------
+
+def test_a_search_waits_out_a_lock_on_its_last_status_write(tmp_path):
+    """A lock taken after a search's last chunk is stored and before its status is written
+    (the CI failure of the long-lock test: the lock came late) is waited out as the chunks'
+    locks are, however short ``BEGGAR_SEARCH_LOCK_WAIT``: the run is stored and reported done."""
+    db = tmp_path / "late.sqlite"
+    with Store(db, patience=1) as store:
+        write_status = store.set_status
+        waited = []
+
+        def locked_first(run_id, status):
+            locker = hostile.lock(db, 3, "write")  # longer than the patience
+            try:
+                began = time.monotonic()
+                write_status(run_id, status)
+                waited.append(time.monotonic() - began)
+            finally:
+                locker.communicate()
+
+        store.set_status = locked_first
+        summary = driver.start(store, "enumerate", params(start=0, deals=1512, seed=None), 1,
+                               quiet=True)
+        assert waited[0] > 2  # the status write met the lock and waited it out
+        assert summary["status"] == "done"
+        assert store.run(summary["run"]).status == "done"
+
+
+def test_a_search_whose_status_cannot_be_written_does_not_say_it_is_done(tmp_path):
+    """A run whose end cannot be recorded (a full disk) is an error, not a summary saying
+    'running' with exit 0: the advice resumes it."""
+    db = tmp_path / "full.sqlite"
+    with Store(db) as store:
+        def full(run_id, status):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        store.set_status = full
+        with pytest.raises(driver.UserError) as raised:
+            driver.start(store, "enumerate", params(start=0, deals=1512, seed=None), 1,
+                         quiet=True)
+    message = str(raised.value)
+    assert "could not be recorded" in message and "search resume" in message
+    with Store(db) as store:
+        assert store.run().status == "running" and store.run().chunks == 4  # all stored
