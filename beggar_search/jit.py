@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numba
 from numba.core import config
-from numba.core.caching import FunctionCache
+from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 
 CACHE_HINT = "set NUMBA_CACHE_DIR to a writable folder to keep compiled kernels"
 _said = set()
@@ -91,6 +91,26 @@ def _sources_digest() -> str:
 SOURCES_DIGEST = _sources_digest()
 
 
+class PackageCacheLocator(UserProvidedCacheLocator):
+    """Under ``NUMBA_CACHE_DIR``, a kernel's cache folder named by its module's place in the
+    package (``by-package/beggar_search/engine``), not by the absolute path of the clone it
+    was compiled from (Numba's own naming): a clone elsewhere, such as CI's fresh clone, finds
+    the kernels compiled from the same sources.  The sources are still checked (Numba's stamp
+    is a hash of the module's bytes; ``TolerantCache`` adds ``SOURCES_DIGEST``)."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        root = Path(__file__).resolve().parent.parent
+        with contextlib.suppress(ValueError):  # a module outside the package: Numba's naming
+            place = Path(py_file).resolve().parent.relative_to(root)
+            self._cache_path = os.path.join(config.CACHE_DIR, "by-package", *place.parts)
+
+
+class _PackageCacheImpl(CompileResultCacheImpl):
+    _locator_classes = [PackageCacheLocator, *(
+        c for c in CompileResultCacheImpl._locator_classes if c is not UserProvidedCacheLocator)]
+
+
 class TolerantCache(FunctionCache):
     """Numba's cache of one kernel, whose failure to save (a full disk) is one line naming
     the folder, not the command's end: the kernel just compiled is used unsaved.
@@ -98,7 +118,10 @@ class TolerantCache(FunctionCache):
     A kernel is also stale when any engine source changed, not only its own file (Numba's
     own test: a kernel that inlines or calls another module's kernel kept the old code of
     that module after an edit of it alone, e.g. a ``git pull`` into an editable install).
+    Kernels under ``NUMBA_CACHE_DIR`` are found by ``PackageCacheLocator``.
     """
+
+    _impl_class = _PackageCacheImpl
 
     def __init__(self, py_func):
         super().__init__(py_func)

@@ -47,3 +47,31 @@ def test_the_digest_covers_every_folder_that_holds_kernels():
                for path in package.rglob("*.py")
                if re.search(r"jit import .*kernel", path.read_text())}
     assert "engine" in holders and holders <= set(jit.KERNEL_FOLDERS), holders
+
+
+def test_a_clone_elsewhere_loads_the_kernels_another_clone_compiled(tmp_path):
+    """Under NUMBA_CACHE_DIR a kernel's cache is named by its place in the package, not by
+    the clone's path (CI keeps the cache outside its fresh clones)."""
+    import shutil
+    from pathlib import Path
+
+    import beggar_search
+
+    source = Path(beggar_search.__file__).parent
+    script = ("import beggar_search.tiny_kernel as t; assert t.plus_one(1) == 2; "
+              "print(t.plus_one.stats.cache_hits.get(t.plus_one.signatures[0], 0), "
+              "sum(t.plus_one.stats.cache_misses.values()))")
+    counts = []
+    for clone in ("a", "b/deeper"):
+        package = tmp_path / clone / "beggar_search"
+        shutil.copytree(source, package, ignore=shutil.ignore_patterns("__pycache__"))
+        (package / "tiny_kernel.py").write_text(
+            "from beggar_search.jit import kernel\n\n\n@kernel\ndef plus_one(x):\n"
+            "    return x + 1\n")
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+               "PYTHONPATH": str(tmp_path / clone)}
+        result = subprocess.run([sys.executable, "-c", script], env=env, cwd=tmp_path,
+                                capture_output=True, text=True, timeout=300, check=True)
+        counts.append(tuple(int(x) for x in result.stdout.split()))
+    assert counts == [(0, 1), (1, 0)]  # compiled in one clone, loaded in the other
+    assert (tmp_path / "cache" / "by-package" / "beggar_search").is_dir()
