@@ -57,7 +57,7 @@ def main() -> None:
     cards = STANDARD_RANKED.sorted_cards()
     chunk = 100_000
     for policy in ("none", "first:1", "first:2", "turn"):
-        slaps = SlapRules.parse("pair", policy, True, args.players).arrays(args.players)
+        slaps = ers.slaps_of(SlapRules.parse("pair", policy, True, args.players), args.players)
         cycles, loops, started = {}, 0, time.perf_counter()
         for c in range(-(-args.states // chunk)):
             n = min(chunk, args.states - c * chunk)

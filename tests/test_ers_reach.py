@@ -31,7 +31,7 @@ def looping_deals(deck, players, slap_rules):
     sequences = all_sequences(deck)
     split = np.array(deck.split(players), dtype=np.int64)
     rows = np.zeros((len(sequences), rules.RESULT_LEN), dtype=np.int64)
-    ers.play_sequences(sequences, split, 0, 0, slap_rules.arrays(players), rows)
+    ers.play_sequences(sequences, split, 0, 0, ers.slaps_of(slap_rules, players), rows)
     found = defaultdict(set)
     for row, sequence in zip(rows, sequences, strict=True):
         if row[rules.R_OUTCOME] == rules.LOOP:
@@ -126,7 +126,7 @@ def all_looping_states(deck, players, slap_rules):
     {cycle: (number of states, most tricks before the cycle)}."""
     sequences = all_sequences(deck)
     found = defaultdict(lambda: [0, 0])
-    arrays = slap_rules.arrays(players)
+    arrays = ers.slaps_of(slap_rules, players)
     for first in range(deck.size + 1):
         sizes = np.array([first, deck.size - first], dtype=np.int64)
         for leader in range(players):

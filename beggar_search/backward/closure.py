@@ -57,7 +57,7 @@ def ers_step(slap_rules, players: int) -> Step:
     """Egyptian ratscrew's backward step under ``slap_rules`` (``slaps.SlapRules``, a
     deterministic policy: ``ValueError`` otherwise) for ``players`` players."""
     ers_backward.check_rules(slap_rules)
-    return Step(True, slap_rules.arrays(players), POW13)
+    return Step(True, ers.slaps_of(slap_rules, players), POW13)
 
 
 def words_per_state(n_cards: int, step: Step = BMN_STEP) -> int:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards.slaps import SlapRules
+from ..engine import ers
 from . import step as backward
 
 
@@ -48,4 +49,4 @@ def predecessors(hands: Sequence[Sequence[int]], leader: int,
     """
     slap_rules = slap_rules or SlapRules()
     check_rules(slap_rules)
-    return backward.predecessor_list(hands, leader, True, slap_rules.arrays(len(hands)))
+    return backward.predecessor_list(hands, leader, True, ers.slaps_of(slap_rules, len(hands)))

@@ -110,19 +110,3 @@ class SlapRules:
         """The rules as a run stores them in its parameters (``from_params`` reads them)."""
         return {"slap_rules": self.rules_spec, "slap_policy": self.policy_spec,
                 "slap_in": self.slap_in}
-
-    def arrays(self, players: int):
-        """The kernel's ``Slaps`` for games of ``players`` players."""
-        from ..engine import ers
-
-        flags = np.zeros(ers.FLAGS_LEN, dtype=np.int64)
-        flags[ers.F_SLAPS] = sum(bit for name, bit in (("pair", ers.PAIR),
-                                                       ("sandwich", ers.SANDWICH))
-                                 if name in self.patterns)
-        flags[ers.F_POLICY] = POLICIES.index(self.policy)
-        flags[ers.F_TARGET] = self.target
-        flags[ers.F_SLAP_IN] = int(self.slap_in)
-        flags[ers.F_KEY] = self.key
-        odds = np.zeros(players, dtype=np.float64)
-        odds[:len(self.odds)] = self.odds
-        return ers.Slaps(flags, odds)

@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..cards.ranked import RANK_VALUES
+from ..cards.slaps import POLICIES
 from ..jit import kernel
 from . import batch
 from .random import next_u64, shuffle
@@ -102,6 +103,21 @@ class RankedExact(NamedTuple):
     row: np.ndarray  # int64 (RESULT_LEN,): the result
     scratch: ErsScratch
     slaps: Slaps
+
+
+def slaps_of(slap_rules, players: int) -> Slaps:
+    """The kernels' ``Slaps`` of ``slap_rules`` (``cards.slaps.SlapRules``) for games of
+    ``players`` players."""
+    flags = np.zeros(FLAGS_LEN, dtype=np.int64)
+    flags[F_SLAPS] = sum(bit for name, bit in (("pair", PAIR), ("sandwich", SANDWICH))
+                         if name in slap_rules.patterns)
+    flags[F_POLICY] = POLICIES.index(slap_rules.policy)
+    flags[F_TARGET] = slap_rules.target
+    flags[F_SLAP_IN] = int(slap_rules.slap_in)
+    flags[F_KEY] = slap_rules.key
+    odds = np.zeros(players, dtype=np.float64)
+    odds[:len(slap_rules.odds)] = slap_rules.odds
+    return Slaps(flags, odds)
 
 
 @kernel

@@ -33,7 +33,7 @@ def play_state(hands: Sequence[Sequence[int]], leader: int = 0,
     flat, sizes = rules.pack_hands(hands)
     row = np.zeros(RESULT_LEN, dtype=np.int64)
     ers.play_game(flat, sizes, int(leader), int(max_tricks or 0),
-                  slap_rules.arrays(len(hands)), row)
+                  ers.slaps_of(slap_rules, len(hands)), row)
     return Result.from_row(row, len(hands))
 
 
@@ -48,7 +48,7 @@ def trick_function(slap_rules: SlapRules, players: int):
     """One trick of Egyptian ratscrew under ``slap_rules`` as ``game.game_states`` takes it
     (``trick(state, pile)`` on a ``rules.State``); a deterministic policy never draws on the
     stream, which is zero."""
-    slaps = slap_rules.arrays(players)
+    slaps = ers.slaps_of(slap_rules, players)
     stream = np.zeros(4, dtype=np.int64)
 
     def trick(state: rules.State, pile) -> None:
@@ -107,7 +107,7 @@ def trace(deal: RankedDeal | str | Sequence, slap_rules: SlapRules | None = None
     result = play(deal, slap_rules, max_tricks=max_tricks)
     state = rules.State.from_hands(deal.hands)
     pile = rules.new_pile()
-    slaps = slap_rules.arrays(deal.players)
+    slaps = ers.slaps_of(slap_rules, deal.players)
     flat, sizes = rules.pack_hands(deal.hands)
     stream = np.zeros(4, dtype=np.int64)
     ers.seed_game(slaps.flags[ers.F_KEY], flat, sizes, stream)

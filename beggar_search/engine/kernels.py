@@ -203,7 +203,7 @@ class Engine:
         self.max_tricks = int(max_tricks or 0)
         self.split = np.array(deck.split(players), dtype=np.int64)
         self.game = BMN if slaps is None else ERS
-        self.game_args = () if slaps is None else (slaps.arrays(players),)
+        self.game_args = () if slaps is None else (ers.slaps_of(slaps, players),)
         self.random = random or choose(deck, players, RANDOM, self.game)
         if not self.random.serves(RANDOM, deck, players, self.game):
             raise ValueError(f"engine {self.random.name} cannot play deck {deck.spec} "

@@ -41,7 +41,7 @@ class ErsCycles:
                              f" first:P or turn), not {slap_rules.policy_spec}")
         self.slap_rules = slap_rules
         self.players = players
-        self.slaps = slap_rules.arrays(players)
+        self.slaps = ers.slaps_of(slap_rules, players)
         self.symmetric = slap_rules.policy in SYMMETRIC_POLICIES
 
     @classmethod

@@ -37,7 +37,8 @@ def forward(hands, leader, slap_rules):
     """One trick in the kernel: the new hands, the taker, whether it was slapped."""
     state = rules.State.from_hands(hands, leader)
     taker, slapped = ers.play_trick(*state.arrays(), rules.new_pile(),
-                                    slap_rules.arrays(len(hands)), np.zeros(4, dtype=np.int64))
+                                    ers.slaps_of(slap_rules, len(hands)),
+                                    np.zeros(4, dtype=np.int64))
     return state.hand_list(), int(taker), bool(slapped)
 
 

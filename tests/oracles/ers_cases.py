@@ -52,7 +52,7 @@ def random_sequences(n_deals: int, seed: int, deck=STANDARD_RANKED) -> np.ndarra
 def kernel_rows(sequences, players, slap_rules: SlapRules, max_tricks=0, deck=STANDARD_RANKED):
     split = np.array(deck.split(players), dtype=np.int64)
     rows = np.zeros((len(sequences), rules.RESULT_LEN), dtype=np.int64)
-    ers.play_sequences(sequences, split, 0, max_tricks, slap_rules.arrays(players), rows)
+    ers.play_sequences(sequences, split, 0, max_tricks, ers.slaps_of(slap_rules, players), rows)
     return rows
 
 

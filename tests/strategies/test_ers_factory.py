@@ -108,7 +108,7 @@ def test_ratscrew_kicks_and_moves_play_the_ratscrew_kernel():
     deal = RankedDeal.parse(min(min(d) for d in truth.values()), SMALL)
     states = ers_game.state_cycle(deal.hands, 0, slaps)
     seeds = cycles.state_arrays(states, 8, 2)
-    exact = ers.new_exact(2, slaps.arrays(2))
+    exact = ers.new_exact(2, ers.slaps_of(slaps, 2))
     found = cycles.new_kept(64, 8, 2)
     counts = np.zeros(3, dtype=np.int64)
     config = perturb.kick_config("mixed", 2, 3, 2)
