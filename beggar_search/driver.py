@@ -53,7 +53,7 @@ from .errors import PoolLost, UserError
 from .store import Run, Store, StoreError
 from .store.family import figures
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
-from .strategies.units import unit_of
+from .strategies.units import counts_plan, unit_of
 from .version import commit
 
 FAMILY_EVERY = 10.0  # seconds between two readings of a factory's family for the progress line
@@ -352,9 +352,11 @@ class Session:
         jobs = strategy.plan(done)
         hours = run.params.get("hours")
         show = not self.quiet and sys.stderr.isatty()
-        # the bar counts the deals chunks are planned with (a climb also plays extra games),
-        # in the unit of the run's deals (tries, games)
-        bar = tqdm(total=strategy.total, initial=sum(map(strategy.chunk_deals, done)),
+        # the bar counts what the run stores, as the summary, its JSON and ``show`` do, in the
+        # unit of the run's deals (tries, games); its total is the plan's only where the run
+        # stores what it planned (a climb also plays the extension's games)
+        bar = tqdm(total=strategy.total if counts_plan(run.strategy) else None,
+                   initial=run.deals,
                    unit=" " + unit_of(run.strategy), unit_scale=True, dynamic_ncols=True,
                    disable=not show, file=TerminalGone(sys.stderr), smoothing=0.1)
         self._describe(bar)
@@ -496,9 +498,9 @@ class Session:
 
     def _store(self, strategy, job, summary, bar) -> None:
         elapsed = self.elapsed_before + time.monotonic() - self.started
-        news = self.store.add_chunk(self.run, strategy.record(job, summary), strategy.top_k,
-                                    elapsed)
-        bar.update(job.deals)
+        record = strategy.record(job, summary)
+        news = self.store.add_chunk(self.run, record, strategy.top_k, elapsed)
+        bar.update(record.deals)  # what the run's deals count (a factory's tries stored)
         if news.record:
             self._message(bar, f"new longest game: {news.record['cards']} cards, "
                                f"{news.record['tricks']} tricks  {news.record['deal']}")

@@ -33,3 +33,46 @@ def test_a_worker_that_dies_while_it_starts_is_one_clear_error():
     died.set_exception(BrokenProcessPool("a process terminated abruptly"))
     with pytest.raises(UserError, match="a worker process died while it started"):
         a_pool(2)._wait_ready(ready, [Future(), died])
+
+
+class Terminal:
+    """stderr as a terminal: the progress bar is shown (and counts)."""
+
+    def __init__(self):
+        self.text = []
+
+    def write(self, text):
+        self.text.append(text)
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return True
+
+
+def climb_params(**extra):
+    return {"deck": "plain=5,J=2,Q=1,K=1", "players": 3, "seed": 5, "top_k": 30,
+            "max_tricks": None, "chunk_size": 3000, "hours": None, "deals": 6000, "extend": 3,
+            "closure_states": 5000, **extra}
+
+
+def test_the_progress_bar_counts_what_the_summary_counts(tmp_path, monkeypatch):
+    """A climb stores more games than its chunks are planned with (the extension's): the
+    bar counts the stored ones, as the summary, its JSON and ``show`` do (issue 26)."""
+    bars = []
+
+    class Bar(driver.tqdm):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            bars.append(self)
+
+    monkeypatch.setattr(driver, "tqdm", Bar)
+    monkeypatch.setattr(driver.sys, "stderr", Terminal())
+    from beggar_search.store import Store
+
+    with Store(tmp_path / "c.sqlite") as store:
+        summary = driver.start(store, "climb", climb_params(), 1)
+    assert summary["deals"] > 6000  # random deals and the extension's games
+    assert [bar.n for bar in bars] == [summary["deals"]]
