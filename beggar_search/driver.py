@@ -379,7 +379,7 @@ class Session:
         self.started = time.monotonic()
         deadline = None if hours is None else self.started + hours * 3600 - run.elapsed
         stopping_since = None  # when the run stopped planning: a stop, or the deadline
-        chunk_time = 0.0  # the longest a chunk has taken in this sitting (seconds)
+        chunk_time = 0.0  # the longest a chunk has taken in this sitting (seconds; 0: none yet)
         try:
             while True:
                 try:  # a file moved or deleted under us: caught at once, not a chunk later
@@ -410,8 +410,8 @@ class Session:
                     break
                 held = False  # a chunk not started: it could not finish by the deadline
                 if stopping_since is None:
-                    ended, held = submit(pool, jobs, in_flight, None if deadline is None else
-                                         (deadline - now) / max(chunk_time, 1e-9))
+                    ended, held = submit(pool, jobs, in_flight,
+                                         chunks_left(deadline, now, chunk_time))
                     exhausted = exhausted or ended
                 if not in_flight:
                     out_of_plan = held  # the rest could not finish by the deadline: done
@@ -421,7 +421,8 @@ class Session:
                     job = in_flight.pop(future)
                     try:
                         summary = future.result()
-                        chunk_time = max(chunk_time, float(getattr(summary, "seconds", 0)))
+                        chunk_time = max(chunk_time, float(getattr(summary, "seconds", 0)),
+                                         1e-9)  # > 0: a chunk has finished
                     except BrokenProcessPool:
                         if stops:  # the workers were hit by the stop signal too
                             dropped = True
@@ -540,6 +541,16 @@ class Session:
             print(text, file=TerminalGone(sys.stderr), flush=True)
         else:
             tqdm.write(text, file=TerminalGone(sys.stderr))
+
+
+def chunks_left(deadline: float | None, now: float, chunk_time: float) -> float | None:
+    """How many chunk-times are left before ``deadline`` (None: no deadline), by the longest
+    chunk of this sitting (``chunk_time``); 1 while no chunk has finished: until a chunk's
+    time is known, one chunk a worker, never a second queued behind it that starts however
+    little time is left (a climb's chunks take tens of seconds: ``--hours 0.01`` ran 55 s)."""
+    if deadline is None:
+        return None
+    return (deadline - now) / chunk_time if chunk_time > 0 else 1.0
 
 
 def submit(pool, jobs, in_flight: dict, chunks_left: float | None) -> tuple[bool, bool]:
