@@ -433,7 +433,7 @@ def test_a_long_value_is_cut_in_the_error_line(cli, results, args):
 # --- found in the fresh hostile pass: Ctrl-C while the kernels compile ---------------------
 
 @pytest.mark.slow
-@pytest.mark.parametrize("words", [["search", "random"], ["reach"]])
+@pytest.mark.parametrize("words", [["search", "random"], ["reach"], ["report"]])
 def test_ctrl_c_while_the_kernels_compile_stops_the_command_and_creates_no_run(tmp_path,
                                                                                words):
     """A cold cache: the command says it compiles before it does; a Ctrl-C in the middle of
@@ -445,6 +445,14 @@ def test_ctrl_c_while_the_kernels_compile_stops_the_command_and_creates_no_run(t
     cache.mkdir()
     rest = (["--deals", "100000", "--workers", "2", "--db", str(db)] if words[0] == "search"
             else [CASELLA])
+    if words[0] == "report":  # a run to report on (its replays compile the game's tracer)
+        from beggar_search import driver
+        from beggar_search.store import Store
+
+        db = tmp_path / "r.sqlite"
+        with Store(db) as store:
+            driver.start(store, "random", params(deals=2000, seed=1), 1, quiet=True)
+        rest = ["--db", str(db), "--out", str(tmp_path / "site")]
     process = subprocess.Popen(command(*words, *rest),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True,
