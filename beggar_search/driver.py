@@ -53,7 +53,7 @@ from .errors import PoolLost, UserError
 from .store import Run, Store, StoreError
 from .store.family import figures
 from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
-from .strategies.units import unit_of
+from .strategies.units import counts_plan, unit_of
 from .version import commit
 
 FAMILY_EVERY = 10.0  # seconds between two readings of a factory's family for the progress line
@@ -352,9 +352,11 @@ class Session:
         jobs = strategy.plan(done)
         hours = run.params.get("hours")
         show = not self.quiet and sys.stderr.isatty()
-        # the bar counts the deals chunks are planned with (a climb also plays extra games),
-        # in the unit of the run's deals (tries, games)
-        bar = tqdm(total=strategy.total, initial=sum(map(strategy.chunk_deals, done)),
+        # the bar counts what the run stores, as the summary, its JSON and ``show`` do, in the
+        # unit of the run's deals (tries, games); its total is the plan's only where the run
+        # stores what it planned (a climb also plays the extension's games)
+        bar = tqdm(total=strategy.total if counts_plan(run.strategy) else None,
+                   initial=run.deals,
                    unit=" " + unit_of(run.strategy), unit_scale=True, dynamic_ncols=True,
                    disable=not show, file=TerminalGone(sys.stderr), smoothing=0.1)
         self._describe(bar)
@@ -377,7 +379,7 @@ class Session:
         self.started = time.monotonic()
         deadline = None if hours is None else self.started + hours * 3600 - run.elapsed
         stopping_since = None  # when the run stopped planning: a stop, or the deadline
-        chunk_time = 0.0  # the longest a chunk has taken in this sitting (seconds)
+        chunk_time = 0.0  # the longest a chunk has taken in this sitting (seconds; 0: none yet)
         try:
             while True:
                 try:  # a file moved or deleted under us: caught at once, not a chunk later
@@ -408,8 +410,8 @@ class Session:
                     break
                 held = False  # a chunk not started: it could not finish by the deadline
                 if stopping_since is None:
-                    ended, held = submit(pool, jobs, in_flight, None if deadline is None else
-                                         (deadline - now) / max(chunk_time, 1e-9))
+                    ended, held = submit(pool, jobs, in_flight,
+                                         chunks_left(deadline, now, chunk_time))
                     exhausted = exhausted or ended
                 if not in_flight:
                     out_of_plan = held  # the rest could not finish by the deadline: done
@@ -419,7 +421,8 @@ class Session:
                     job = in_flight.pop(future)
                     try:
                         summary = future.result()
-                        chunk_time = max(chunk_time, float(getattr(summary, "seconds", 0)))
+                        chunk_time = max(chunk_time, float(getattr(summary, "seconds", 0)),
+                                         1e-9)  # > 0: a chunk has finished
                     except BrokenProcessPool:
                         if stops:  # the workers were hit by the stop signal too
                             dropped = True
@@ -499,9 +502,9 @@ class Session:
 
     def _store(self, strategy, job, summary, bar) -> None:
         elapsed = self.elapsed_before + time.monotonic() - self.started
-        news = self.store.add_chunk(self.run, strategy.record(job, summary), strategy.top_k,
-                                    elapsed)
-        bar.update(job.deals)
+        record = strategy.record(job, summary)
+        news = self.store.add_chunk(self.run, record, strategy.top_k, elapsed)
+        bar.update(record.deals)  # what the run's deals count (a factory's tries stored)
         if news.record:
             self._message(bar, f"new longest game: {news.record['cards']} cards, "
                                f"{news.record['tricks']} tricks  {news.record['deal']}")
@@ -541,6 +544,16 @@ class Session:
             print(text, file=TerminalGone(sys.stderr), flush=True)
         else:
             tqdm.write(text, file=TerminalGone(sys.stderr))
+
+
+def chunks_left(deadline: float | None, now: float, chunk_time: float) -> float | None:
+    """How many chunk-times are left before ``deadline`` (None: no deadline), by the longest
+    chunk of this sitting (``chunk_time``); 1 while no chunk has finished: until a chunk's
+    time is known, one chunk a worker, never a second queued behind it that starts however
+    little time is left (a climb's chunks take tens of seconds: ``--hours 0.01`` ran 55 s)."""
+    if deadline is None:
+        return None
+    return (deadline - now) / chunk_time if chunk_time > 0 else 1.0
 
 
 def submit(pool, jobs, in_flight: dict, chunks_left: float | None) -> tuple[bool, bool]:

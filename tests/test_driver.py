@@ -1,6 +1,7 @@
 """The local pool's start: every worker started and warmed before a run's clock starts."""
 
 import multiprocessing
+import time
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from types import SimpleNamespace
@@ -33,3 +34,95 @@ def test_a_worker_that_dies_while_it_starts_is_one_clear_error():
     died.set_exception(BrokenProcessPool("a process terminated abruptly"))
     with pytest.raises(UserError, match="a worker process died while it started"):
         a_pool(2)._wait_ready(ready, [Future(), died])
+
+
+class Terminal:
+    """stderr as a terminal: the progress bar is shown (and counts)."""
+
+    def __init__(self):
+        self.text = []
+
+    def write(self, text):
+        self.text.append(text)
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return True
+
+
+def climb_params(**extra):
+    return {"deck": "plain=5,J=2,Q=1,K=1", "players": 3, "seed": 5, "top_k": 30,
+            "max_tricks": None, "chunk_size": 3000, "hours": None, "deals": 6000, "extend": 3,
+            "closure_states": 5000, **extra}
+
+
+def test_the_progress_bar_counts_what_the_summary_counts(tmp_path, monkeypatch):
+    """A climb stores more games than its chunks are planned with (the extension's): the
+    bar counts the stored ones, as the summary, its JSON and ``show`` do (issue 26)."""
+    bars = []
+
+    class Bar(driver.tqdm):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            bars.append(self)
+
+    monkeypatch.setattr(driver, "tqdm", Bar)
+    monkeypatch.setattr(driver.sys, "stderr", Terminal())
+    from beggar_search.store import Store
+
+    with Store(tmp_path / "c.sqlite") as store:
+        summary = driver.start(store, "climb", climb_params(), 1)
+    assert summary["deals"] > 6000  # random deals and the extension's games
+    assert [bar.n for bar in bars] == [summary["deals"]]
+
+
+class SlowPool:
+    """One worker whose chunks each take ``SLOW`` seconds more, in a thread: a climb's long
+    chunks, in small."""
+
+    SLOW = 1.0
+
+    def __init__(self, workers, name, params):
+        from concurrent.futures import ThreadPoolExecutor
+
+        from beggar_search.strategies import warm_up
+
+        warm_up(name, params)  # compiled before the run's clock, as a real pool does
+        self.workers = 1
+        self.executor = ThreadPoolExecutor(max_workers=1)
+        self.started = []
+
+    def submit(self, job):
+        def slow():
+            self.started.append(job.chunk)
+            time.sleep(self.SLOW)
+            summary = driver.execute(job)
+            summary.seconds += self.SLOW  # the time the chunk took
+            return summary
+
+        return self.executor.submit(slow)
+
+    def wait(self, futures, timeout):
+        return driver.wait(futures, timeout=timeout, return_when=driver.FIRST_COMPLETED)
+
+    def close(self):
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+def test_hours_starts_no_chunk_that_cannot_finish_by_the_deadline(tmp_path):
+    """``--hours`` with long chunks (a climb's take tens of seconds): before any chunk had
+    finished, two a worker were handed out, and the second, started with too little time
+    left, ran on past the deadline (``climb --hours 0.01``: 54.8 s for 36) (issue 26).
+    Until a chunk's time is known, one a worker; then none that cannot finish in time."""
+    from beggar_search.store import Store
+
+    params = {"deck": "plain=5,J=2,Q=1,K=1", "players": 2, "seed": 5, "top_k": 10,
+              "max_tricks": None, "chunk_size": 100, "hours": 1.6 / 3600, "deals": None}
+    with Store(tmp_path / "h.sqlite") as store:
+        summary = driver.start(store, "random", params, 1, quiet=True, pool_factory=SlowPool)
+    assert summary["status"] == "done"
+    assert summary["deals"] == 100  # one chunk: a second could not have finished in time
+    assert summary["seconds"] < 1.6

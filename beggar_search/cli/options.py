@@ -112,7 +112,9 @@ SEARCH_OPTIONS = [
     WORKERS_OPTION,
     DB_OPTION,
     ("hours", click.option("--hours", type=Hours(), default=None,
-                           help="Stop after this many hours.")),
+                           help="Stop after this many hours of searching (the compile not counted);"
+                                " no chunk is started that could not finish by then"
+                                " (docs/first-run.md).")),
     ("seed", click.option("--seed", type=SEED, default=None,
                           help="Seed of the run [default: a fresh one, recorded in the run].")),
     ("top_k", click.option("--top", "top_k", type=TOP, default=100, show_default=True,

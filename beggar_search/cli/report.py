@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .. import compiling
 from .common import RUN_ID, UserError, emit, json_option, open_store, plural, say
 from .options import db_option
 
@@ -42,10 +43,16 @@ def report(db_path, run_ids, out, replays, cycle_pages, serve_it, port, as_json)
     from ..report.site import write_site
 
     options = ReportOptions(replays=replays, cycle_pages=cycle_pages)
-    with open_store(db_path, create=False, writing=False) as store:
-        written = write_site(store, list(run_ids), out, options,
-                             warn=lambda text: say(f"beggar-search: warning: {text}", err=True),
-                             db_path=db_path)
+    def write() -> dict:
+        with open_store(db_path, create=False, writing=False) as store:
+            return write_site(store, list(run_ids), out, options,
+                              warn=lambda text: say(f"beggar-search: warning: {text}",
+                                                    err=True),
+                              db_path=db_path)
+
+    # in a thread (``compiling.warm``, the store opened there: SQLite's objects stay in their
+    # thread): its replays compile the game's tracer, and a Ctrl-C is answered at once
+    written = compiling.warm(write)
     emit(written, as_json, f"wrote {written['files']} files ({written['bytes'] / 1e6:.1f} MB of"
                            f" data) for {plural(len(written['runs']), 'run')} to {out} in"
                            f" {written['seconds']:.1f} s; open {out}/index.html")

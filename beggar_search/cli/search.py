@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import shlex
+import sqlite3
+from pathlib import Path
 
 import click
 import numpy as np
@@ -48,11 +51,33 @@ def launch(strategy: str, params: dict, options: RunOptions) -> None:
         compiling.warm(warm_up, strategy, STRATEGIES[strategy].prepare(params))
         return
     factory, workers = options.pool()
-    with open_store(options.db_path) as store:
-        summary = driver.start(store, strategy, params, workers, options.quiet,
-                               pool_factory=factory)
-        print_summary(summary, options.as_json)
-        say_how_to_resume(summary, store)
+    created = not Path(options.db_path).exists()
+    try:
+        with open_store(options.db_path) as store:
+            summary = driver.start(store, strategy, params, workers, options.quiet,
+                                   pool_factory=factory)
+    except BaseException:  # refused or stopped before its run existed (Ctrl-C while compiling)
+        if created:
+            remove_if_runless(Path(options.db_path))
+        raise
+    print_summary(summary, options.as_json)
+    say_how_to_resume(summary, store)
+
+
+def remove_if_runless(path: Path) -> None:
+    """Remove the results file ``path`` (with its ``-wal`` and ``-shm``) when it holds no run:
+    the one a command created and then was refused or stopped before its run existed.  A
+    file that cannot be read, or holds a run, is left alone."""
+    try:  # mode=rw, not ro: never creates the file, and its close removes the -wal it opened
+        with contextlib.closing(sqlite3.connect(path.resolve().as_uri() + "?mode=rw",
+                                                uri=True)) as connection:
+            runs = connection.execute("SELECT count(*) FROM runs").fetchone()[0]
+    except sqlite3.Error:
+        return
+    if runs == 0:
+        for name in (path.name, path.name + "-wal", path.name + "-shm"):
+            with contextlib.suppress(OSError):
+                path.with_name(name).unlink()
 
 
 def say_how_to_resume(summary: dict, store) -> None:

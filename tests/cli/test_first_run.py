@@ -404,7 +404,8 @@ def test_new_cycle_lines_stop_after_the_first_twenty(census, monkeypatch, capsys
         session.elapsed_before, session.started = 0.0, time.monotonic()
         monkeypatch.setattr(store, "add_chunk",
                             lambda *args: SimpleNamespace(record=None, new_cycles=met))
-        strategy = SimpleNamespace(record=lambda job, summary: None, top_k=5)
+        strategy = SimpleNamespace(record=lambda job, summary: SimpleNamespace(deals=1),
+                                   top_k=5)
         for _ in range(2):  # two chunks: 50 new cycles
             session._store(strategy, SimpleNamespace(deals=1), None, Bar())
     err = capsys.readouterr().err

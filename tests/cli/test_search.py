@@ -239,3 +239,22 @@ def test_a_dead_worker_stops_the_run_cleanly_and_resume_completes(tmp_path, unin
     subprocess.run(command("search", "resume", "--db", str(path), "--quiet"), check=True,
                    capture_output=True)
     assert stored(path) == uninterrupted
+
+
+def test_a_results_file_with_a_run_is_never_removed(tmp_path):
+    """A search stopped before its run existed removes the file it created (issue 26), but
+    only one with no run: a file holding a run, or with a -wal beside it, stays whole."""
+    from beggar_search.cli.search import remove_if_runless
+
+    empty, held = tmp_path / "empty.sqlite", tmp_path / "held.sqlite"
+    with Store(empty):
+        pass
+    with Store(held) as store:
+        store.create_run("random", {"deck": TINY, "players": 2, "seed": 1, "top_k": 5,
+                                    "max_tricks": None, "chunk_size": 100, "hours": None,
+                                    "deals": 100}, "test")
+    remove_if_runless(held)
+    remove_if_runless(empty)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["held.sqlite"]
+    with Store(held) as store:
+        assert len(store.runs()) == 1

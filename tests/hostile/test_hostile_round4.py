@@ -252,7 +252,7 @@ def test_numba_disable_jit_is_refused_in_one_line_before_any_run(tmp_path, args)
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "NUMBA_DISABLE_JIT" in result.stderr and "Traceback" not in result.stderr
-    assert not (tmp_path / "x.sqlite").exists() or chunks_stored(tmp_path / "x.sqlite") == 0
+    assert list(tmp_path.iterdir()) == []  # no results file left behind (issue 26)
 
 
 # --- D6: memory limits ------------------------------------------------------------------
@@ -488,3 +488,18 @@ def test_runs_of_a_file_with_no_runs_says_so(tmp_path, capsys):
     status, out, err = cli(capsys, "runs", "--db", tmp_path / "empty.sqlite")
     assert status == 0 and out == ""
     assert err.strip() == f"beggar-search: {tmp_path / 'empty.sqlite'} holds no runs yet"
+
+
+def test_a_refused_search_keeps_a_results_file_that_existed_before(tmp_path):
+    """Only a results file the refused command created (with no run) is removed (issue 26):
+    one that existed before, even with no run in it, is kept."""
+    from beggar_search.store import Store
+
+    with Store(tmp_path / "x.sqlite"):
+        pass
+    result = subprocess.run(command("search", "random", "--deck", "plain=5,J=2,Q=1,K=1",
+                                    "--deals", "100", "--workers", "1", "--db", "x.sqlite"),
+                            capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                            env={**os.environ, "NUMBA_DISABLE_JIT": "1"})
+    assert result.returncode == 2, result.stderr
+    assert (tmp_path / "x.sqlite").exists()
