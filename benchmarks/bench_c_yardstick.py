@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import numpy as np
-from bench_report import finish
+from bench_report import C_FLAGS, build_c, finish
 
 from beggar_search.cards.deck import STANDARD
 from beggar_search.engine import baseline, bitboard, rules
@@ -36,19 +35,12 @@ from beggar_search.engine.random import chunk_stream
 from beggar_search.speed import SEED, Workload, time_one
 
 SOURCE = Path(__file__).resolve().parent / "c_yardstick" / "beggar.c"
-FLAGS = ["-O3", "-march=native"]
+FLAGS = C_FLAGS
 
 
 def compile_yardstick(directory: str) -> tuple[str, str]:
     """The compiled program's path and the compiler's version line."""
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
-        raise FileNotFoundError("no C compiler (cc, gcc or clang) on PATH: install one "
-                                "(e.g. apt-get install -y gcc) to measure the C yardstick")
-    binary = os.path.join(directory, "beggar")
-    subprocess.run([cc, *FLAGS, "-o", binary, str(SOURCE)], check=True)
-    version = subprocess.run([cc, "--version"], capture_output=True, text=True).stdout
-    return binary, version.splitlines()[0] if version else cc
+    return build_c(SOURCE, directory)
 
 
 def run_random(binary: str, stream: np.ndarray, n_deals: int) -> dict:

@@ -29,7 +29,6 @@ import argparse
 import json
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -39,23 +38,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_report import finish
+from bench_report import C_FLAGS, build_c, finish
 
 SOURCE = Path(__file__).resolve().parent / "c_yardstick" / "bmn_ref.c"
-FLAGS = ["-O3", "-march=native"]
+FLAGS = C_FLAGS
 SEED = 11
 
 
 def build(directory: str) -> tuple[str, str]:
     """The reference engine built in ``directory``, and the compiler's version line."""
-    cc = shutil.which("gcc") or shutil.which("cc") or shutil.which("clang")
-    if cc is None:
-        raise FileNotFoundError("no C compiler (gcc, cc or clang) on PATH: install one "
-                                "(e.g. apt-get install -y gcc) to measure the yardstick")
-    binary = os.path.join(directory, "bmn_ref")
-    subprocess.run([cc, *FLAGS, "-o", binary, str(SOURCE)], check=True)
-    version = subprocess.run([cc, "--version"], capture_output=True, text=True).stdout
-    return binary, version.splitlines()[0] if version else cc
+    return build_c(SOURCE, directory)
 
 
 def reference(binary: str, games: int) -> dict:
