@@ -34,6 +34,7 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import (
     FIRST_COMPLETED,
     Future,
@@ -50,9 +51,10 @@ from . import __version__, compiling
 from .cards.params import game_of, slap_fields
 from .compiling import plural
 from .errors import PoolLost, UserError
+from .pools import Pool, PoolFactory
 from .store import Run, Store, StoreError
 from .store.family import figures
-from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
+from .strategies import PENDING, STRATEGIES, ChunkJob, execute, strategy_for, warm_up
 from .strategies.units import counts_plan, unit_of
 from .version import commit
 
@@ -197,8 +199,9 @@ def _started() -> int:
 
 
 class LocalPool:
-    """Worker processes on this machine (spawn), started and warmed up before the run's
-    clock starts, as the parent's compile is: the run's time counts only its chunks.
+    """A ``pools.Pool`` of worker processes on this machine (spawn), started and warmed up
+    before the run's clock starts, as the parent's compile is: the run's time counts only
+    its chunks.
 
     A worker's start (an interpreter, the imports, its kernels loaded from the cache) takes
     about 0.8 s of a core; counted in the run's time it cost a quarter of the rate of a
@@ -240,7 +243,7 @@ class LocalPool:
                     raise UserError("a worker process died while it started"
                                     f" ({failed.exception() if failed else 'killed'})")
 
-    def submit(self, job) -> Future:
+    def submit(self, job: ChunkJob) -> Future:
         """Start ``job`` on a worker; a pool broken by a dead worker gives a failed future."""
         try:
             return self.executor.submit(execute, job)
@@ -249,7 +252,7 @@ class LocalPool:
             future.set_exception(error)
             return future
 
-    def wait(self, futures, timeout: float):
+    def wait(self, futures: set, timeout: float) -> tuple[set, set]:
         """The futures finished within ``timeout``, and those pending; the pending ones fail
         when a worker died and the executor has not noticed."""
         finished, pending = wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
@@ -291,20 +294,21 @@ class LocalPool:
 
 
 class InlinePool:
-    """One worker: chunks run in this process, one at a time, when waited for."""
+    """A ``pools.Pool`` of one worker: chunks run in this process, one at a time, when
+    waited for."""
 
     def __init__(self, workers: int, name: str, params: dict):
         self.workers = 1
         self.queue = []
         compiling.warm(warm_up, name, params)
 
-    def submit(self, job) -> Future:
+    def submit(self, job: ChunkJob) -> Future:
         """Queue ``job``; it runs when waited for."""
         future = Future()
         self.queue.append((future, job))
         return future
 
-    def wait(self, futures, timeout: float):
+    def wait(self, futures: set, timeout: float) -> tuple[set, set]:
         """Run the oldest queued job here: its future (with its result or error) and the rest."""
         future, job = self.queue.pop(0)
         try:
@@ -323,7 +327,7 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
-def make_pool(pool_factory, workers: int, name: str, params: dict):
+def make_pool(pool_factory: PoolFactory | None, workers: int, name: str, params: dict) -> Pool:
     """The pool a run plays on: ``pool_factory``'s, or local workers (inline for one)."""
     factory = pool_factory or (InlinePool if workers == 1 else LocalPool)
     return factory(workers, name, params)
@@ -337,8 +341,8 @@ class Session:
     run: Run
     workers: int
     quiet: bool = False
-    pool_factory: type | None = None  # (workers, strategy name, params) -> pool
-    pool: object | None = None  # a pool already made (``start`` makes it before the run)
+    pool_factory: PoolFactory | None = None  # makes the pool (None: local workers)
+    pool: Pool | None = None  # a pool already made (``start`` makes it before the run)
     family_read: float = -math.inf  # when the progress line last read a factory's family
     cycles_said: int = 0  # new cycles met in this sitting (the first CYCLE_LINES are printed)
 
@@ -479,7 +483,7 @@ class Session:
         return False
 
     @staticmethod
-    def _finished(pool, in_flight: dict) -> tuple[set, str | None]:
+    def _finished(pool: Pool, in_flight: dict) -> tuple[set, str | None]:
         """The chunks finished within half a second; or none, and why none can finish (the
         pool lost its machines: a Dask scheduler that died)."""
         try:
@@ -556,7 +560,8 @@ def chunks_left(deadline: float | None, now: float, chunk_time: float) -> float 
     return (deadline - now) / chunk_time if chunk_time > 0 else 1.0
 
 
-def submit(pool, jobs, in_flight: dict, chunks_left: float | None) -> tuple[bool, bool]:
+def submit(pool: Pool, jobs: Iterator, in_flight: dict,
+           chunks_left: float | None) -> tuple[bool, bool]:
     """Submit ``jobs`` to ``pool`` until twice its workers are busy (``in_flight``, each
     future's job); (the plan is exhausted, a chunk was held back because it could not finish
     in the ``chunks_left`` chunk-times before the deadline)."""
