@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import math
 import multiprocessing
 import os
 import shlex
@@ -49,16 +48,21 @@ from tqdm import tqdm
 
 from . import __version__, compiling
 from .cards.params import game_of, slap_fields
-from .compiling import plural
 from .errors import PoolLost, UserError
 from .pools import Pool, PoolFactory
 from .store import Run, Store, StoreError
-from .store.family import figures
-from .strategies import PENDING, STRATEGIES, ChunkJob, execute, strategy_for, warm_up
-from .strategies.units import counts_plan, unit_of
+from .strategies import (
+    PENDING,
+    STRATEGIES,
+    ChunkJob,
+    Strategy,
+    execute,
+    strategy_for,
+    warm_up,
+)
+from .strategies.units import strategy_class
 from .version import commit
 
-FAMILY_EVERY = 10.0  # seconds between two readings of a factory's family for the progress line
 DEATH_UNNOTICED = 2.0  # seconds a dead worker may go unnoticed by the executor (see wait)
 CYCLE_LINES = 20  # "new cycle" lines a sitting prints; past them one line says so
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
@@ -343,7 +347,6 @@ class Session:
     quiet: bool = False
     pool_factory: PoolFactory | None = None  # makes the pool (None: local workers)
     pool: Pool | None = None  # a pool already made (``start`` makes it before the run)
-    family_read: float = -math.inf  # when the progress line last read a factory's family
     cycles_said: int = 0  # new cycles met in this sitting (the first CYCLE_LINES are printed)
 
     def execute(self) -> dict:
@@ -357,13 +360,13 @@ class Session:
         hours = run.params.get("hours")
         show = not self.quiet and sys.stderr.isatty()
         # the bar counts what the run stores, as the summary, its JSON and ``show`` do, in the
-        # unit of the run's deals (tries, games); its total is the plan's only where the run
-        # stores what it planned (a climb also plays the extension's games)
-        bar = tqdm(total=strategy.total if counts_plan(run.strategy) else None,
+        # strategy's unit (deals, tries, games); its total is the plan's only where the run's
+        # deals end at it (a climb also plays the extension's games)
+        bar = tqdm(total=strategy.total if strategy.ends_at_plan else None,
                    initial=run.deals,
-                   unit=" " + unit_of(run.strategy), unit_scale=True, dynamic_ncols=True,
+                   unit=" " + strategy.unit, unit_scale=True, dynamic_ncols=True,
                    disable=not show, file=TerminalGone(sys.stderr), smoothing=0.1)
-        self._describe(bar)
+        self._describe(strategy, bar)
         interrupted = dropped = exhausted = out_of_plan = False
         failure = None
         in_flight: dict = {}
@@ -504,7 +507,7 @@ class Session:
             return False
         return True
 
-    def _store(self, strategy, job, summary, bar) -> None:
+    def _store(self, strategy: Strategy, job, summary, bar) -> None:
         elapsed = self.elapsed_before + time.monotonic() - self.started
         record = strategy.record(job, summary)
         news = self.store.add_chunk(self.run, record, strategy.top_k, elapsed)
@@ -520,26 +523,15 @@ class Session:
             elif self.cycles_said == CYCLE_LINES + 1:
                 self._message(bar, f"more new cycles: not printed past the first {CYCLE_LINES}"
                                    " (`show` and `export --what cycles` list them all)")
-        self._describe(bar)
+        self._describe(strategy, bar)
 
-    def _describe(self, bar) -> None:
+    def _describe(self, strategy: Strategy, bar) -> None:
+        """The bar's progress line, as the strategy words it (when the bar is shown)."""
         if bar.disable:
             return
-        run = self.store.run(self.run.id)
-        if run.strategy == "factory":
-            # reading every cycle (tens of thousands overnight) is for a person: every 10 s
-            if time.monotonic() - self.family_read < FAMILY_EVERY:
-                return
-            self.family_read = time.monotonic()
-            family = family_figures(self.store, run.id)
-            bar.set_postfix_str(f"{plural(family['cycles'], 'cycle')},"
-                                f" {family['fair_cycles']:,} fair,"
-                                f" {plural(family['fair_deals'], 'fair deal')},"
-                                f" {plural(family['islands'], 'island')}", refresh=False)
-            return
-        best = self.store.games(run.id, "longest", limit=1)
-        bar.set_postfix_str(f"best {best[0]['cards'] if best else '-'} cards, "
-                            f"{plural(run.loops, 'loop')}", refresh=False)
+        line = strategy.progress(self.store, self.store.run(self.run.id))
+        if line is not None:
+            bar.set_postfix_str(line, refresh=False)
 
     def _message(self, bar, text: str, always: bool = False) -> None:
         if self.quiet and not always:
@@ -604,15 +596,8 @@ def summarise(store: Store, run_id: int) -> dict:
         "version": run.version,
         "game": game_of(run.params),
         **slap_fields(run.params),
-        **(family_figures(store, run_id) if run.strategy == "factory" else {}),
+        **strategy_class(run.strategy).summary_figures(store, run_id),  # a factory's family
     }
-
-
-def family_figures(store: Store, run_id: int) -> dict:
-    """A factory run's cycles, fair-reachable cycles, fair deals and islands
-    (``family.figures``), read from the results file."""
-    return figures(store.cycles(run_id), store.links(run_id),
-                   len(store.games(run_id, "loops")))
 
 
 def start(store: Store, strategy: str, params: dict, workers: int, quiet: bool = False,

@@ -77,6 +77,36 @@ def test_the_progress_bar_counts_what_the_summary_counts(tmp_path, monkeypatch):
         summary = driver.start(store, "climb", climb_params(), 1)
     assert summary["deals"] > 6000  # random deals and the extension's games
     assert [bar.n for bar in bars] == [summary["deals"]]
+    # in the climb's own unit, with no total: its games go past the plan
+    assert [(bar.unit, bar.total) for bar in bars] == [(" games", None)]
+    assert bars[0].postfix.startswith("best ")
+
+
+def test_the_progress_bar_speaks_the_strategy_s_unit(tmp_path, monkeypatch):
+    """An enumeration's bar counts deals up to its plan; a factory's counts tries and shows
+    its family (the strategy says which: ``unit``, ``ends_at_plan``, ``progress``)."""
+    bars = []
+
+    class Bar(driver.tqdm):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            bars.append(self)
+
+    monkeypatch.setattr(driver, "tqdm", Bar)
+    monkeypatch.setattr(driver.sys, "stderr", Terminal())
+    from beggar_search.store import Store
+
+    tiny = {"deck": "plain=5,J=2,Q=1,K=1", "players": 2, "seed": None, "top_k": 5,
+            "max_tricks": None, "chunk_size": 500, "hours": None}
+    with Store(tmp_path / "e.sqlite") as store:
+        driver.start(store, "enumerate", {**tiny, "deals": 1512, "start": 0}, 1)
+        driver.start(store, "factory", {**tiny, "top_k": 0, "chunk_size": 3000, "seed": 7,
+                                        "starts": [], "seed_chunks": 1, "kicks": []}, 1)
+    enumeration, factory = bars
+    assert (enumeration.unit, enumeration.total, enumeration.n) == (" deals", 1512, 1512)
+    assert enumeration.postfix.startswith("best ") and "12 loops" in enumeration.postfix
+    assert (factory.unit, factory.total) == (" tries", None)
+    assert " fair deal" in factory.postfix and " island" in factory.postfix
 
 
 class SlowPool:
