@@ -109,6 +109,38 @@ def test_the_progress_bar_speaks_the_strategy_s_unit(tmp_path, monkeypatch):
     assert " fair deal" in factory.postfix and " island" in factory.postfix
 
 
+def test_a_sitting_stops_on_the_first_signal_and_drops_on_the_second():
+    sitting = driver.Sitting()
+    sitting.note_stopping(100.0)
+    assert sitting.stopping_since is None and not sitting.dropping  # no stop, no deadline
+    sitting.stops.append(2)
+    sitting.interrupted = True
+    sitting.note_stopping(100.0)
+    assert sitting.stopping_since == 100.0 and not sitting.dropping
+    assert sitting.grace() == driver.STOP_GRACE  # a stop's grace, however long chunks take
+    sitting.chunk_finished(60.0)
+    assert sitting.grace() == driver.STOP_GRACE
+    assert not sitting.out_of_grace(100.0 + driver.STOP_GRACE)
+    assert sitting.out_of_grace(100.5 + driver.STOP_GRACE)
+    sitting.stops.append(2)
+    assert sitting.dropping
+
+
+def test_at_its_deadline_a_sitting_gives_the_chunks_in_flight_a_chunk_s_time():
+    sitting = driver.Sitting(deadline=50.0)
+    sitting.note_stopping(49.0)
+    assert sitting.stopping_since is None
+    sitting.chunk_finished(0.0)
+    assert sitting.chunk_time > 0  # a chunk has finished, however fast
+    sitting.chunk_finished(40.0)
+    sitting.note_stopping(50.0)
+    assert sitting.stopping_since == 50.0
+    assert sitting.grace() == 60.0  # 1.5 chunk-times: a climb's chunk takes tens of seconds
+    assert not sitting.out_of_grace(109.0) and sitting.out_of_grace(111.0)
+    assert not driver.Sitting().out_of_time()  # no deadline
+    assert driver.Sitting(deadline=1e18, out_of_plan=True).out_of_time()
+
+
 class SlowPool:
     """One worker whose chunks each take ``SLOW`` seconds more, in a thread: a climb's long
     chunks, in small."""
