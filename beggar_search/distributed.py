@@ -29,7 +29,8 @@ import time
 from dataclasses import dataclass
 
 from .errors import PoolLost, UserError
-from .strategies import execute, warm_up
+from .pools import PoolFactory
+from .strategies import ChunkJob, execute, warm_up
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +230,7 @@ class ClusterOptions:
         """Whether chunks run on Dask (a scheduler or a local cluster is named)."""
         return self.scheduler is not None or self.cluster is not None
 
-    def pool_factory(self, in_flight: int | None = None):
+    def pool_factory(self, in_flight: int | None = None) -> PoolFactory | None:
         """A driver pool factory, or None for local workers.
 
         ``in_flight``: the ``--workers`` value; on a cluster it only bounds the chunks in
@@ -316,7 +317,7 @@ def __getattr__(attribute: str):
 
 
 class DaskPool:
-    """The driver's pool interface on a ``distributed.Client``.
+    """The driver's ``pools.Pool`` on a ``distributed.Client``.
 
     ``scheduler``: connect to that address (checked first with ``probe_scheduler``);
     ``local``: start a ``LocalCluster`` of ``local_workers`` processes (default: one per
@@ -381,7 +382,7 @@ class DaskPool:
             self._checked = now
         return max(1, self._threads)
 
-    def submit(self, job):
+    def submit(self, job: ChunkJob):
         """Send ``job`` to the cluster (tried up to ``RETRIES`` more times); its future is put
         on ``finished`` when done."""
         future = self.client.submit(execute, job, key=chunk_key(self.token, job.chunk),
@@ -389,8 +390,9 @@ class DaskPool:
         future.add_done_callback(self.finished.put)
         return future
 
-    def wait(self, futures, timeout: float):
-        """Chunks finished (or failed) among ``futures``, waiting up to ``timeout`` for one."""
+    def wait(self, futures: set, timeout: float) -> tuple[set, set]:
+        """Chunks finished (or failed) among ``futures``, waiting up to ``timeout`` for one,
+        and the rest; ``PoolLost`` when the scheduler is gone (it cancels the futures)."""
         while not self.finished.empty():  # notices of chunks already answered
             self.finished.get_nowait()
         done = {future for future in futures if future.done()}

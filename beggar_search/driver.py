@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import math
 import multiprocessing
 import os
 import shlex
@@ -34,6 +33,7 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import (
     FIRST_COMPLETED,
     Future,
@@ -42,21 +42,27 @@ from concurrent.futures import (
     wait,
 )
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
 from . import __version__, compiling
 from .cards.params import game_of, slap_fields
-from .compiling import plural
 from .errors import PoolLost, UserError
+from .pools import Pool, PoolFactory
 from .store import Run, Store, StoreError
-from .store.family import figures
-from .strategies import PENDING, STRATEGIES, execute, strategy_for, warm_up
-from .strategies.units import counts_plan, unit_of
+from .strategies import (
+    PENDING,
+    STRATEGIES,
+    ChunkJob,
+    Strategy,
+    execute,
+    strategy_for,
+    warm_up,
+)
+from .strategies.units import strategy_class
 from .version import commit
 
-FAMILY_EVERY = 10.0  # seconds between two readings of a factory's family for the progress line
 DEATH_UNNOTICED = 2.0  # seconds a dead worker may go unnoticed by the executor (see wait)
 CYCLE_LINES = 20  # "new cycle" lines a sitting prints; past them one line says so
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
@@ -197,8 +203,9 @@ def _started() -> int:
 
 
 class LocalPool:
-    """Worker processes on this machine (spawn), started and warmed up before the run's
-    clock starts, as the parent's compile is: the run's time counts only its chunks.
+    """A ``pools.Pool`` of worker processes on this machine (spawn), started and warmed up
+    before the run's clock starts, as the parent's compile is: the run's time counts only
+    its chunks.
 
     A worker's start (an interpreter, the imports, its kernels loaded from the cache) takes
     about 0.8 s of a core; counted in the run's time it cost a quarter of the rate of a
@@ -240,7 +247,7 @@ class LocalPool:
                     raise UserError("a worker process died while it started"
                                     f" ({failed.exception() if failed else 'killed'})")
 
-    def submit(self, job) -> Future:
+    def submit(self, job: ChunkJob) -> Future:
         """Start ``job`` on a worker; a pool broken by a dead worker gives a failed future."""
         try:
             return self.executor.submit(execute, job)
@@ -249,7 +256,7 @@ class LocalPool:
             future.set_exception(error)
             return future
 
-    def wait(self, futures, timeout: float):
+    def wait(self, futures: set, timeout: float) -> tuple[set, set]:
         """The futures finished within ``timeout``, and those pending; the pending ones fail
         when a worker died and the executor has not noticed."""
         finished, pending = wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
@@ -291,20 +298,21 @@ class LocalPool:
 
 
 class InlinePool:
-    """One worker: chunks run in this process, one at a time, when waited for."""
+    """A ``pools.Pool`` of one worker: chunks run in this process, one at a time, when
+    waited for."""
 
     def __init__(self, workers: int, name: str, params: dict):
         self.workers = 1
         self.queue = []
         compiling.warm(warm_up, name, params)
 
-    def submit(self, job) -> Future:
+    def submit(self, job: ChunkJob) -> Future:
         """Queue ``job``; it runs when waited for."""
         future = Future()
         self.queue.append((future, job))
         return future
 
-    def wait(self, futures, timeout: float):
+    def wait(self, futures: set, timeout: float) -> tuple[set, set]:
         """Run the oldest queued job here: its future (with its result or error) and the rest."""
         future, job = self.queue.pop(0)
         try:
@@ -323,10 +331,63 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
-def make_pool(pool_factory, workers: int, name: str, params: dict):
+def make_pool(pool_factory: PoolFactory | None, workers: int, name: str, params: dict) -> Pool:
     """The pool a run plays on: ``pool_factory``'s, or local workers (inline for one)."""
     factory = pool_factory or (InlinePool if workers == 1 else LocalPool)
     return factory(workers, name, params)
+
+
+@dataclass
+class Sitting:
+    """A sitting's stop and deadline bookkeeping, and how its loop ended.
+
+    Ctrl-C, SIGTERM and SIGHUP only ask (the handlers append them to ``stops``): the loop
+    decides.  The first stops the planning and gives the chunks in flight their grace; a
+    second, or the end of the grace, drops them.  ``--hours`` stops the planning at the
+    deadline the same way.
+    """
+
+    deadline: float | None = None  # when --hours ends the sitting (time.monotonic); None: never
+    stops: list = field(default_factory=list)  # the stop signals heard
+    interrupted: bool = False  # a stop signal was heard (and said)
+    stopping_since: float | None = None  # when the planning stopped: a stop, or the deadline
+    chunk_time: float = 0.0  # the longest a chunk has taken in this sitting (seconds; 0: none)
+    exhausted: bool = False  # the plan has no chunk left
+    dropped: bool = False  # the chunks in flight were dropped
+    out_of_plan: bool = False  # the chunks left were held back: they could not finish in time
+    failure: str | None = None  # why the sitting failed (a chunk, the results file, the pool)
+
+    @property
+    def dropping(self) -> bool:
+        """Whether a second stop signal came: the chunks in flight are dropped at once (and a
+        wait for the results file's lock given up)."""
+        return len(self.stops) >= 2
+
+    def note_stopping(self, now: float) -> None:
+        """Stop the planning at a stop signal or at the deadline (from ``now`` on)."""
+        if self.stopping_since is None and (
+                self.interrupted or (self.deadline is not None and now >= self.deadline)):
+            self.stopping_since = now
+
+    def grace(self) -> float:
+        """The seconds the chunks in flight get once the planning stopped: ``STOP_GRACE``
+        after a stop signal; at the deadline the time a chunk has taken (a climb's chunk
+        takes tens of seconds), ``STOP_GRACE`` at least."""
+        return STOP_GRACE if self.interrupted else max(STOP_GRACE, 1.5 * self.chunk_time)
+
+    def out_of_grace(self, now: float) -> bool:
+        """Whether the chunks in flight have had their grace (at ``now``)."""
+        return self.stopping_since is not None and now - self.stopping_since > self.grace()
+
+    def chunk_finished(self, seconds: float) -> None:
+        """A chunk finished in ``seconds``: the longest of the sitting, kept > 0."""
+        self.chunk_time = max(self.chunk_time, seconds, 1e-9)
+
+    def out_of_time(self) -> bool:
+        """Whether the sitting ended for its deadline: the time is up, or the chunks left
+        could not finish by it."""
+        return self.deadline is not None and (time.monotonic() >= self.deadline
+                                              or self.out_of_plan)
 
 
 @dataclass
@@ -337,124 +398,182 @@ class Session:
     run: Run
     workers: int
     quiet: bool = False
-    pool_factory: type | None = None  # (workers, strategy name, params) -> pool
-    pool: object | None = None  # a pool already made (``start`` makes it before the run)
-    family_read: float = -math.inf  # when the progress line last read a factory's family
+    pool_factory: PoolFactory | None = None  # makes the pool (None: local workers)
+    pool: Pool | None = None  # a pool already made (``start`` makes it before the run)
     cycles_said: int = 0  # new cycles met in this sitting (the first CYCLE_LINES are printed)
 
     def execute(self) -> dict:
         """Play and store the run's chunks until it is done, out of time or stopped; its summary
         (a chunk that fails or cannot be stored is a ``UserError``)."""
-        run = self.run
-        strategy = strategy_for(run.strategy, run.params)
-        done = self.store.done_chunks(run.id)
-        strategy.attach(self.store, run)
-        jobs = strategy.plan(done)
-        hours = run.params.get("hours")
-        show = not self.quiet and sys.stderr.isatty()
-        # the bar counts what the run stores, as the summary, its JSON and ``show`` do, in the
-        # unit of the run's deals (tries, games); its total is the plan's only where the run
-        # stores what it planned (a climb also plays the extension's games)
-        bar = tqdm(total=strategy.total if counts_plan(run.strategy) else None,
-                   initial=run.deals,
-                   unit=" " + unit_of(run.strategy), unit_scale=True, dynamic_ncols=True,
-                   disable=not show, file=TerminalGone(sys.stderr), smoothing=0.1)
-        self._describe(bar)
-        interrupted = dropped = exhausted = out_of_plan = False
-        failure = None
-        in_flight: dict = {}
-        stops = []  # Ctrl-C, SIGTERM and SIGHUP only ask: the loop below decides
-        handlers = {sig: signal.signal(sig, lambda signum, frame: stops.append(signum))
-                    for sig in STOP_SIGNALS}
+        strategy = strategy_for(self.run.strategy, self.run.params)
+        jobs = self._plan(strategy)
+        bar = self._open_bar(strategy)
+        sitting = Sitting()
+        handlers = self._hear_stops(sitting)
         try:
-            pool = self.pool or make_pool(self.pool_factory, self.workers, run.strategy,
-                                          run.params)  # compiles: not timed
+            pool = self._open_pool()
         except BaseException:
             self._restore(handlers)
             bar.close()
             raise
-        self.store.on_wait = lambda text: self._message(bar, text, always=True)
-        self.store.stop_waiting = lambda: len(stops) >= 2
-        self.elapsed_before = run.elapsed
-        self.started = time.monotonic()
-        deadline = None if hours is None else self.started + hours * 3600 - run.elapsed
-        stopping_since = None  # when the run stopped planning: a stop, or the deadline
-        chunk_time = 0.0  # the longest a chunk has taken in this sitting (seconds; 0: none yet)
+        self._start_clock(sitting, bar)
         try:
-            while True:
-                try:  # a file moved or deleted under us: caught at once, not a chunk later
-                    self.store.rescue_if_moved()
-                except StoreError as error:
-                    failure = str(error)
-                    break
-                now = time.monotonic()
-                if stops and not interrupted:
-                    interrupted = True
-                    self._message(bar, "stopping: finishing the chunks in flight"
-                                       f" ({len(in_flight)}; Ctrl-C again to drop them)",
-                                  always=True)
-                if stopping_since is None and (interrupted or (
-                        deadline is not None and now >= deadline)):
-                    stopping_since = now
-                # at the deadline the chunks in flight get the time a chunk has taken (a
-                # climb's chunk takes tens of seconds), after a stop signal STOP_GRACE
-                grace = STOP_GRACE if interrupted else max(STOP_GRACE, 1.5 * chunk_time)
-                if in_flight and (len(stops) >= 2 or (
-                        stopping_since is not None and now - stopping_since > grace)):
-                    dropped = True
-                    why = ("" if len(stops) >= 2 else
-                           f" (not finished {grace:.0f} s after the stop;"
-                           " a smaller --chunk-size stores more often)")
-                    self._message(bar, f"dropped the chunks in flight ({len(in_flight)}){why}",
-                                  always=True)
-                    break
-                held = False  # a chunk not started: it could not finish by the deadline
-                if stopping_since is None:
-                    ended, held = submit(pool, jobs, in_flight,
-                                         chunks_left(deadline, now, chunk_time))
-                    exhausted = exhausted or ended
-                if not in_flight:
-                    out_of_plan = held  # the rest could not finish by the deadline: done
-                    break
-                finished, failure = self._finished(pool, in_flight)  # failure: ends below
-                for future in finished:
-                    job = in_flight.pop(future)
-                    try:
-                        summary = future.result()
-                        chunk_time = max(chunk_time, float(getattr(summary, "seconds", 0)),
-                                         1e-9)  # > 0: a chunk has finished
-                    except BrokenProcessPool:
-                        if stops:  # the workers were hit by the stop signal too
-                            dropped = True
-                            break
-                        failure = f"chunk {job.chunk} failed (a worker process died)"
-                        break
-                    except Exception as error:  # a chunk failed
-                        failure = f"chunk {job.chunk} failed ({type(error).__name__}: {error})"
-                        break
-                    try:
-                        self.store.rescue_if_moved()
-                        self._store(strategy, job, summary, bar)
-                    except StoreError as error:  # the file deleted or replaced under us
-                        failure = str(error)
-                        break
-                    except sqlite3.Error as error:  # a full disk, a read-only file
-                        failure = f"cannot store chunk {job.chunk} in {self.store.path}: {error}"
-                        break
-                if failure or (dropped and stops):
-                    break
+            self._play(strategy, jobs, pool, sitting, bar)
         except BaseException:  # no run left marked running by what went wrong here
-            self._set_status(run.id, "stopped")
+            self._set_status(self.run.id, "stopped")
             raise
         finally:
             self._restore(handlers)
             pool.close()
             bar.close()
-        out_of_time = deadline is not None and (time.monotonic() >= deadline or out_of_plan)
-        complete = not failure and ((exhausted and not dropped)
-                                    or (out_of_time and not interrupted
+        self._end_status(sitting, bar)
+        return summarise(self.store, self.run.id)
+
+    def _plan(self, strategy: Strategy) -> Iterator:
+        """The chunks the run has not stored, as the strategy plans them (lazily)."""
+        done = self.store.done_chunks(self.run.id)
+        strategy.attach(self.store, self.run)
+        return strategy.plan(done)
+
+    def _open_bar(self, strategy: Strategy) -> tqdm:
+        """The progress bar, shown on a terminal unless quiet.
+
+        It counts what the run stores, as the summary, its JSON and ``show`` do, in the
+        strategy's unit (deals, tries, games); its total is the plan's only where the run's
+        deals end at it (a climb also plays the extension's games).
+        """
+        show = not self.quiet and sys.stderr.isatty()
+        bar = tqdm(total=strategy.total if strategy.ends_at_plan else None,
+                   initial=self.run.deals,
+                   unit=" " + strategy.unit, unit_scale=True, dynamic_ncols=True,
+                   disable=not show, file=TerminalGone(sys.stderr), smoothing=0.1)
+        self._describe(strategy, bar)
+        return bar
+
+    @staticmethod
+    def _hear_stops(sitting: Sitting) -> dict:
+        """Make the stop signals ask (``sitting.stops``); the handlers they had, to restore."""
+        return {sig: signal.signal(sig, lambda signum, frame: sitting.stops.append(signum))
+                for sig in STOP_SIGNALS}
+
+    @staticmethod
+    def _restore(handlers: dict) -> None:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+
+    def _open_pool(self) -> Pool:
+        """The pool ``start`` made, or a new one (it compiles the kernels: not timed)."""
+        return self.pool or make_pool(self.pool_factory, self.workers, self.run.strategy,
+                                      self.run.params)
+
+    def _start_clock(self, sitting: Sitting, bar) -> None:
+        """Start the sitting's time (and its ``--hours`` deadline); a wait for the results
+        file's lock is said on the bar and given up at a second stop signal."""
+        self.store.on_wait = lambda text: self._message(bar, text, always=True)
+        self.store.stop_waiting = lambda: sitting.dropping
+        self.elapsed_before = self.run.elapsed
+        self.started = time.monotonic()
+        hours = self.run.params.get("hours")
+        sitting.deadline = (None if hours is None else
+                            self.started + hours * 3600 - self.run.elapsed)
+
+    def _play(self, strategy: Strategy, jobs, pool: Pool, sitting: Sitting, bar) -> None:
+        """The run loop: keep the pool busy with the plan's chunks and store each as it
+        finishes, until the plan is done, a stop, the deadline or a failure ends it."""
+        in_flight: dict = {}  # each chunk in flight's job, by its future
+        while True:
+            if not self._file_in_place(sitting):
+                return
+            now = time.monotonic()
+            self._note_stops(sitting, bar, len(in_flight), now)
+            if in_flight and (sitting.dropping or sitting.out_of_grace(now)):
+                self._drop(sitting, bar, len(in_flight))
+                return
+            held = False  # a chunk not started: it could not finish by the deadline
+            if sitting.stopping_since is None:
+                ended, held = submit(pool, jobs, in_flight,
+                                     chunks_left(sitting.deadline, now, sitting.chunk_time))
+                sitting.exhausted = sitting.exhausted or ended
+            if not in_flight:
+                sitting.out_of_plan = held  # the rest could not finish by the deadline: done
+                return
+            finished, sitting.failure = self._finished(pool, in_flight)  # failure: ends below
+            self._take_finished(strategy, finished, in_flight, sitting, bar)
+            if sitting.failure or (sitting.dropped and sitting.stops):
+                return
+
+    def _file_in_place(self, sitting: Sitting) -> bool:
+        """Whether the results file is still there: one moved or deleted under us is caught
+        at once, not a chunk later (``sitting.failure`` says so)."""
+        try:
+            self.store.rescue_if_moved()
+        except StoreError as error:
+            sitting.failure = str(error)
+            return False
+        return True
+
+    def _note_stops(self, sitting: Sitting, bar, in_flight: int, now: float) -> None:
+        """Say the first stop signal (once), and stop the planning at a stop or the deadline."""
+        if sitting.stops and not sitting.interrupted:
+            sitting.interrupted = True
+            self._message(bar, "stopping: finishing the chunks in flight"
+                               f" ({in_flight}; Ctrl-C again to drop them)", always=True)
+        sitting.note_stopping(now)
+
+    def _drop(self, sitting: Sitting, bar, in_flight: int) -> None:
+        """Drop the chunks in flight (a second stop signal, or their grace is over), saying so."""
+        sitting.dropped = True
+        why = ("" if sitting.dropping else
+               f" (not finished {sitting.grace():.0f} s after the stop;"
+               " a smaller --chunk-size stores more often)")
+        self._message(bar, f"dropped the chunks in flight ({in_flight}){why}", always=True)
+
+    @staticmethod
+    def _finished(pool: Pool, in_flight: dict) -> tuple[set, str | None]:
+        """The chunks finished within half a second; or none, and why none can finish (the
+        pool lost its machines: a Dask scheduler that died)."""
+        try:
+            return pool.wait(set(in_flight), timeout=0.5)[0], None
+        except PoolLost as error:
+            return set(), str(error)
+
+    def _take_finished(self, strategy: Strategy, finished: set, in_flight: dict,
+                       sitting: Sitting, bar) -> None:
+        """Store the ``finished`` chunks (out of ``in_flight``), until one failed or cannot be
+        stored (``sitting.failure``), or the stop signals killed the workers too
+        (``sitting.dropped``)."""
+        for future in finished:
+            job = in_flight.pop(future)
+            try:
+                summary = future.result()
+                sitting.chunk_finished(float(getattr(summary, "seconds", 0)))
+            except BrokenProcessPool:
+                if sitting.stops:  # the workers were hit by the stop signal too
+                    sitting.dropped = True
+                    return
+                sitting.failure = f"chunk {job.chunk} failed (a worker process died)"
+                return
+            except Exception as error:  # a chunk failed
+                sitting.failure = f"chunk {job.chunk} failed ({type(error).__name__}: {error})"
+                return
+            try:
+                self.store.rescue_if_moved()
+                self._store(strategy, job, summary, bar)
+            except StoreError as error:  # the file deleted or replaced under us
+                sitting.failure = str(error)
+                return
+            except sqlite3.Error as error:  # a full disk, a read-only file
+                sitting.failure = f"cannot store chunk {job.chunk} in {self.store.path}: {error}"
+                return
+
+    def _end_status(self, sitting: Sitting, bar) -> None:
+        """Mark the run done (its plan played, or its time up with a chunk stored) or stopped;
+        a ``UserError`` saying how to continue when the sitting failed."""
+        failure = sitting.failure
+        complete = not failure and ((sitting.exhausted and not sitting.dropped)
+                                    or (sitting.out_of_time() and not sitting.interrupted
                                         and self._something_stored(bar)))
-        if not self._set_status(run.id, "done" if complete else "stopped"):
+        if not self._set_status(self.run.id, "done" if complete else "stopped"):
             # never a summary saying 'running' (exit 0) for a run that ended
             failure = (f"{failure} (the run could not even be marked stopped)" if failure else
                        f"the run's end could not be recorded in {self.store.path}: it still"
@@ -463,8 +582,7 @@ class Session:
             # the file may have changed (``rescue_if_moved``): the advice names the store's
             raise UserError(f"{failure}; the chunks stored so far are kept: continue"
                             " with `beggar-search search resume --db"
-                            f" {shlex.quote(str(self.store.path))} --run {run.id}`")
-        return summarise(self.store, run.id)
+                            f" {shlex.quote(str(self.store.path))} --run {self.run.id}`")
 
     def _something_stored(self, bar) -> bool:
         """Whether the run stored a chunk: one out of time before its first is stopped, not
@@ -478,20 +596,6 @@ class Session:
                       always=True)
         return False
 
-    @staticmethod
-    def _finished(pool, in_flight: dict) -> tuple[set, str | None]:
-        """The chunks finished within half a second; or none, and why none can finish (the
-        pool lost its machines: a Dask scheduler that died)."""
-        try:
-            return pool.wait(set(in_flight), timeout=0.5)[0], None
-        except PoolLost as error:
-            return set(), str(error)
-
-    @staticmethod
-    def _restore(handlers: dict) -> None:
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
-
     def _set_status(self, run_id: int, status: str) -> bool:
         """Record the run's status; False when the file cannot be written (a full disk)."""
         try:
@@ -500,7 +604,7 @@ class Session:
             return False
         return True
 
-    def _store(self, strategy, job, summary, bar) -> None:
+    def _store(self, strategy: Strategy, job, summary, bar) -> None:
         elapsed = self.elapsed_before + time.monotonic() - self.started
         record = strategy.record(job, summary)
         news = self.store.add_chunk(self.run, record, strategy.top_k, elapsed)
@@ -516,26 +620,15 @@ class Session:
             elif self.cycles_said == CYCLE_LINES + 1:
                 self._message(bar, f"more new cycles: not printed past the first {CYCLE_LINES}"
                                    " (`show` and `export --what cycles` list them all)")
-        self._describe(bar)
+        self._describe(strategy, bar)
 
-    def _describe(self, bar) -> None:
+    def _describe(self, strategy: Strategy, bar) -> None:
+        """The bar's progress line, as the strategy words it (when the bar is shown)."""
         if bar.disable:
             return
-        run = self.store.run(self.run.id)
-        if run.strategy == "factory":
-            # reading every cycle (tens of thousands overnight) is for a person: every 10 s
-            if time.monotonic() - self.family_read < FAMILY_EVERY:
-                return
-            self.family_read = time.monotonic()
-            family = family_figures(self.store, run.id)
-            bar.set_postfix_str(f"{plural(family['cycles'], 'cycle')},"
-                                f" {family['fair_cycles']:,} fair,"
-                                f" {plural(family['fair_deals'], 'fair deal')},"
-                                f" {plural(family['islands'], 'island')}", refresh=False)
-            return
-        best = self.store.games(run.id, "longest", limit=1)
-        bar.set_postfix_str(f"best {best[0]['cards'] if best else '-'} cards, "
-                            f"{plural(run.loops, 'loop')}", refresh=False)
+        line = strategy.progress(self.store, self.store.run(self.run.id))
+        if line is not None:
+            bar.set_postfix_str(line, refresh=False)
 
     def _message(self, bar, text: str, always: bool = False) -> None:
         if self.quiet and not always:
@@ -556,7 +649,8 @@ def chunks_left(deadline: float | None, now: float, chunk_time: float) -> float 
     return (deadline - now) / chunk_time if chunk_time > 0 else 1.0
 
 
-def submit(pool, jobs, in_flight: dict, chunks_left: float | None) -> tuple[bool, bool]:
+def submit(pool: Pool, jobs: Iterator, in_flight: dict,
+           chunks_left: float | None) -> tuple[bool, bool]:
     """Submit ``jobs`` to ``pool`` until twice its workers are busy (``in_flight``, each
     future's job); (the plan is exhausted, a chunk was held back because it could not finish
     in the ``chunks_left`` chunk-times before the deadline)."""
@@ -599,15 +693,8 @@ def summarise(store: Store, run_id: int) -> dict:
         "version": run.version,
         "game": game_of(run.params),
         **slap_fields(run.params),
-        **(family_figures(store, run_id) if run.strategy == "factory" else {}),
+        **strategy_class(run.strategy).summary_figures(store, run_id),  # a factory's family
     }
-
-
-def family_figures(store: Store, run_id: int) -> dict:
-    """A factory run's cycles, fair-reachable cycles, fair deals and islands
-    (``family.figures``), read from the results file."""
-    return figures(store.cycles(run_id), store.links(run_id),
-                   len(store.games(run_id, "loops")))
 
 
 def start(store: Store, strategy: str, params: dict, workers: int, quiet: bool = False,

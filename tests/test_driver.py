@@ -77,6 +77,68 @@ def test_the_progress_bar_counts_what_the_summary_counts(tmp_path, monkeypatch):
         summary = driver.start(store, "climb", climb_params(), 1)
     assert summary["deals"] > 6000  # random deals and the extension's games
     assert [bar.n for bar in bars] == [summary["deals"]]
+    # in the climb's own unit, with no total: its games go past the plan
+    assert [(bar.unit, bar.total) for bar in bars] == [(" games", None)]
+    assert bars[0].postfix.startswith("best ")
+
+
+def test_the_progress_bar_speaks_the_strategy_s_unit(tmp_path, monkeypatch):
+    """An enumeration's bar counts deals up to its plan; a factory's counts tries and shows
+    its family (the strategy says which: ``unit``, ``ends_at_plan``, ``progress``)."""
+    bars = []
+
+    class Bar(driver.tqdm):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            bars.append(self)
+
+    monkeypatch.setattr(driver, "tqdm", Bar)
+    monkeypatch.setattr(driver.sys, "stderr", Terminal())
+    from beggar_search.store import Store
+
+    tiny = {"deck": "plain=5,J=2,Q=1,K=1", "players": 2, "seed": None, "top_k": 5,
+            "max_tricks": None, "chunk_size": 500, "hours": None}
+    with Store(tmp_path / "e.sqlite") as store:
+        driver.start(store, "enumerate", {**tiny, "deals": 1512, "start": 0}, 1)
+        driver.start(store, "factory", {**tiny, "top_k": 0, "chunk_size": 3000, "seed": 7,
+                                        "starts": [], "seed_chunks": 1, "kicks": []}, 1)
+    enumeration, factory = bars
+    assert (enumeration.unit, enumeration.total, enumeration.n) == (" deals", 1512, 1512)
+    assert enumeration.postfix.startswith("best ") and "12 loops" in enumeration.postfix
+    assert (factory.unit, factory.total) == (" tries", None)
+    assert " fair deal" in factory.postfix and " island" in factory.postfix
+
+
+def test_a_sitting_stops_on_the_first_signal_and_drops_on_the_second():
+    sitting = driver.Sitting()
+    sitting.note_stopping(100.0)
+    assert sitting.stopping_since is None and not sitting.dropping  # no stop, no deadline
+    sitting.stops.append(2)
+    sitting.interrupted = True
+    sitting.note_stopping(100.0)
+    assert sitting.stopping_since == 100.0 and not sitting.dropping
+    assert sitting.grace() == driver.STOP_GRACE  # a stop's grace, however long chunks take
+    sitting.chunk_finished(60.0)
+    assert sitting.grace() == driver.STOP_GRACE
+    assert not sitting.out_of_grace(100.0 + driver.STOP_GRACE)
+    assert sitting.out_of_grace(100.5 + driver.STOP_GRACE)
+    sitting.stops.append(2)
+    assert sitting.dropping
+
+
+def test_at_its_deadline_a_sitting_gives_the_chunks_in_flight_a_chunk_s_time():
+    sitting = driver.Sitting(deadline=50.0)
+    sitting.note_stopping(49.0)
+    assert sitting.stopping_since is None
+    sitting.chunk_finished(0.0)
+    assert sitting.chunk_time > 0  # a chunk has finished, however fast
+    sitting.chunk_finished(40.0)
+    sitting.note_stopping(50.0)
+    assert sitting.stopping_since == 50.0
+    assert sitting.grace() == 60.0  # 1.5 chunk-times: a climb's chunk takes tens of seconds
+    assert not sitting.out_of_grace(109.0) and sitting.out_of_grace(111.0)
+    assert not driver.Sitting().out_of_time()  # no deadline
+    assert driver.Sitting(deadline=1e18, out_of_plan=True).out_of_time()
 
 
 class SlowPool:

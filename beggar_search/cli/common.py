@@ -11,7 +11,7 @@ from .. import compiling
 from ..cards.deck import Deck, DeckError
 from ..cards.params import BMN, describe, game_of
 from ..errors import UserError
-from ..strategies.units import unit_of
+from ..strategies.units import strategy_class
 from .vocabulary import summary_record
 
 
@@ -173,9 +173,10 @@ def summary_text(summary: dict) -> str:
     caps (the wins and caps of a search of cycles, which plays no whole games, left out)."""
     game = "" if game_of(summary) == BMN else describe(summary) + ", "
     seed = "" if summary["seed"] is None else f", seed {summary['seed']}"
-    unit = unit_of(summary["strategy"])
+    kind = strategy_class(summary["strategy"])
+    unit = kind.unit
     cycles = summary["cycles"]
-    of_cycles = summary["strategy"] in ("hunt", "factory")
+    of_cycles = kind.of_cycles
     wins = " / ".join(f"{count:,}" for count in summary["wins"])
     lines = [f"run {summary['run']} ({summary['strategy']}, {game}deck {summary['deck']}, "
              f"{summary['players']} players{seed}): {summary['status']}",
@@ -184,7 +185,7 @@ def summary_text(summary: dict) -> str:
              (f"loops      {summary['loops']:,} met, {plural(cycles, 'new cycle')} stored"
               if of_cycles else
               f"loops      {summary['loops']:,} in {plural(cycles, 'distinct cycle')}")]
-    if summary["strategy"] != "factory":
+    if kind.counts_caps:
         lines.append(f"caps       {summary['caps']:,}")
     if "fair_cycles" in summary:
         lines.append(f"family     {plural(cycles, 'cycle')} in"

@@ -15,7 +15,7 @@ from ..driver import summarise
 from ..long_families import FAMILY_KEYS, by_family
 from ..outfile import atomic_output, check_output
 from ..store.family import fair_reached, islands
-from ..strategies.units import unit_of
+from ..strategies.units import strategy_class, unit_of
 from .common import (
     ROWS,
     RUN_ID,
@@ -113,7 +113,7 @@ def show(db_path, run_id, top, by_family, as_json):
 def number_label(run) -> str:
     """What a leaderboard's number is: a deal index (``deal --index``) for an enumeration,
     else the game's place in the run's stream of games (not a deal index)."""
-    return "deal index" if run.strategy == "enumerate" else "game no."
+    return strategy_class(run.strategy).number_label
 
 
 def by_family_rows(store, run, limit: int | None = None) -> list[dict]:

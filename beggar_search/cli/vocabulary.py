@@ -13,17 +13,12 @@ from __future__ import annotations
 
 import datetime
 
-# what a run's work is counted in, by strategy (every other strategy plays deals)
-UNITS = {"hunt": "tries", "climb": "games", "factory": "tries"}
+from ..strategies.units import unit_of
+
 # rates and durations: the precision every --json rounds them to
 SECONDS_DIGITS = 3
 RATE_DIGITS = 1
 RATIO_DIGITS = 3
-
-
-def unit_of(strategy: str) -> str:
-    """What a run of ``strategy`` counts its work in: deals, tries or games."""
-    return UNITS.get(strategy, "deals")
 
 
 def iso_time(timestamp: float | None) -> str | None:

@@ -9,6 +9,7 @@ from itertools import count
 
 from ..cards.params import ERS, deck_of, game_of, notation_of
 from ..cards.slaps import SlapRules
+from ..compiling import plural
 from ..engine.batch import ChunkSummary, Recorder, new_recorder
 from ..engine.kernels import RANDOM, Engine, choose, random_kernel
 from ..engine.merging import families
@@ -37,10 +38,20 @@ class Strategy:
     Subclasses set ``name`` and ``play`` (or, for a chunk that is more than recorded
     games, ``run_chunk``).  ``self.engine`` plays deals with the fastest kernel that
     applies; ``run_chunk`` times the chunk and summarises what ``play`` recorded.
+
+    What a run of the strategy says of itself (the progress bar, the summary, ``show``,
+    ``runs`` and their JSON) is the class's to say, never a branch on its name elsewhere:
+    ``unit``, ``ends_at_plan``, ``of_cycles``, ``counts_caps``, ``number_label``,
+    ``progress`` and ``summary_figures``.
     """
 
     name = ""
     default_chunk = 1 << 16
+    unit = "deals"  # what the run's ``deals`` counts: deals, tries or games
+    ends_at_plan = True  # whether the run's ``deals`` end at its planned ``total``
+    of_cycles = False  # a search of cycles: it plays no whole games (no wins to count)
+    counts_caps = True  # whether its summary counts the games stopped at ``max_tricks``
+    number_label = "game no."  # what a leaderboard game's number is in the run
 
     @classmethod
     def prepare(cls, params: dict) -> dict:
@@ -67,6 +78,17 @@ class Strategy:
         self.engine = Engine.for_run(params)
         # Egyptian ratscrew's slap rules (None for Beggar-my-neighbour)
         self.slap_rules = SlapRules.from_params(params) if game_of(params) == ERS else None
+
+    def progress(self, store, run) -> str | None:
+        """The progress bar's line after a chunk of ``run`` is stored in ``store``: the
+        longest game so far and the loops met; None leaves the line as it was."""
+        best = store.games(run.id, "longest", limit=1)
+        return f"best {best[0]['cards'] if best else '-'} cards, {plural(run.loops, 'loop')}"
+
+    @classmethod
+    def summary_figures(cls, store, run_id: int) -> dict:
+        """What the strategy adds to a run's summary (``driver.summarise``): nothing."""
+        return {}
 
     def attach(self, store, run) -> None:
         """Let ``plan`` read what the run has stored (a strategy whose plan grows on it)."""

@@ -79,6 +79,8 @@ class ClimbStrategy(Strategy):
     """Random deals, then backward extension of the longest; chunk c draws stream (seed, c)."""
 
     name = "climb"
+    unit = "games"  # the random deals and the extension's games
+    ends_at_plan = False  # it stores more than its chunks are planned with: the extension's
 
     @classmethod
     def prepare(cls, params: dict) -> dict:

@@ -61,6 +61,8 @@ class HuntStrategy(Strategy):
 
     name = "hunt"
     default_chunk = 1 << 17
+    unit = "tries"  # perturbations tried
+    of_cycles = True
 
     def warm_up(self) -> None:
         """Compile the perturbation kernel, the backward search and the loop recorder."""

@@ -33,6 +33,7 @@ class EnumerateStrategy(Strategy):
     """Deals ``start`` to ``start + deals - 1`` in index order (see ``deck``'s ranking)."""
 
     name = "enumerate"
+    number_label = "deal index"  # a game's number is its deal's index (``deal --index``)
 
     def number(self, chunk: int, position: int) -> int:
         """The deal's index in the deck's order: ``start`` plus its number in the run."""

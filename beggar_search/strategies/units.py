@@ -1,16 +1,19 @@
-"""What a run's ``deals`` counts, by strategy: deals (random, enumerate), tries (hunt,
-factory: perturbations and states tried) or games (climb: random deals and the
-extension's games).  The progress bar, the summary and ``show`` name it so."""
+"""What a stored run's strategy says of its work, by the strategy's name: its class's
+``unit`` (deals, tries or games: what the run's ``deals`` counts), and the rest a
+``Strategy`` class says of itself.  A name this version does not know reads as the base
+``Strategy``: deals."""
 
-UNITS = {"hunt": "tries", "climb": "games", "factory": "tries"}
-BEYOND_PLAN = {"climb"}  # stores more than its chunks are planned with (the extension's games)
+from __future__ import annotations
 
-
-def unit_of(strategy: str) -> str:
-    """The unit of ``strategy``'s ``deals``: ``deals``, ``tries`` or ``games``."""
-    return UNITS.get(strategy, "deals")
+from . import STRATEGIES
+from .base import Strategy
 
 
-def counts_plan(strategy: str) -> bool:
-    """Whether ``strategy``'s ``deals`` end at its planned total (a climb's go past it)."""
-    return strategy not in BEYOND_PLAN
+def strategy_class(name: str) -> type[Strategy]:
+    """The class of the strategy named ``name``; ``Strategy`` itself for an unknown name."""
+    return STRATEGIES.get(name, Strategy)
+
+
+def unit_of(name: str) -> str:
+    """The unit of a ``name`` run's ``deals``: ``deals``, ``tries`` or ``games``."""
+    return strategy_class(name).unit

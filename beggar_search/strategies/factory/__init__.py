@@ -36,6 +36,7 @@ generations stored, whatever the workers, the order chunks finish in, or a resum
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -43,6 +44,7 @@ import numpy as np
 
 from ...cards.deck import Deck, DeckError
 from ...cards.params import deck_of, game_of
+from ...compiling import plural
 from ...cycles import kept as cycles
 from ...cycles import moves, perturb, walk
 from ...engine import batch, rules
@@ -51,6 +53,7 @@ from ...engine.game import cycle_key, cycle_name
 from ...engine.kernels import RANDOM, choose
 from ...engine.random import chunk_stream
 from ...games.bmn import BMN_CYCLES, cycle_game
+from ...store.family import figures
 from ...store.records import CATALOGUED, MET, CycleRecord, InTree
 from ..base import PENDING, ChunkJob, Strategy
 
@@ -70,6 +73,7 @@ KICK_EVERY = 32  # a kick chunk after every this many walk chunks of a generatio
 KICK_STATES = 8192  # states a kick chunk draws its kicks from, at most (a random sample)
 KICK_SAMPLE_PART = 2  # the chunk's stream (beside its kicks' own) that draws that sample
 REACH_STATES = 5_000_000  # budget of the backward search on each cycle catalogued
+FAMILY_EVERY = 10.0  # seconds between two readings of the family for the progress line
 
 
 class StartError(ValueError):
@@ -139,6 +143,12 @@ def renamed_states(text: str, game=BMN_CYCLES) -> list[str]:
     return [game.format_state(h, lead) for h, lead in list(game.renamings(hands, leader))[1:]]
 
 
+def family_figures(store, run_id: int) -> dict:
+    """A factory run's cycles, fair-reachable cycles, fair deals and islands
+    (``family.figures``), read from the results file."""
+    return figures(store.cycles(run_id), store.links(run_id), len(store.games(run_id, "loops")))
+
+
 class FactoryStrategy(Strategy):
     """Breadth-first closure over cycles, with kicks; a chunk is whole states and all their
     moves, a seeding round's share, or a kick round's share.
@@ -148,6 +158,10 @@ class FactoryStrategy(Strategy):
 
     name = "factory"
     default_chunk = 1 << 19  # move numbers per chunk (whole states)
+    unit = "tries"  # distinct states tried
+    of_cycles = True
+    counts_caps = False
+    family_read = -math.inf  # when the progress line last read the run's family
 
     @classmethod
     def prepare(cls, params: dict) -> dict:
@@ -187,6 +201,23 @@ class FactoryStrategy(Strategy):
     def total(self) -> int | None:
         """None: the run ends when nothing new comes (no kicks left), or when stopped."""
         return None  # the run ends when nothing new comes (no kicks), or when stopped
+
+    def progress(self, store, run) -> str | None:
+        """The run's family so far (cycles, fair ones, fair deals, islands); read every
+        ``FAMILY_EVERY`` seconds at most (reading every cycle, tens of thousands overnight,
+        is for a person), None in between."""
+        if time.monotonic() - self.family_read < FAMILY_EVERY:
+            return None
+        self.family_read = time.monotonic()
+        family = family_figures(store, run.id)
+        return (f"{plural(family['cycles'], 'cycle')}, {family['fair_cycles']:,} fair,"
+                f" {plural(family['fair_deals'], 'fair deal')},"
+                f" {plural(family['islands'], 'island')}")
+
+    @classmethod
+    def summary_figures(cls, store, run_id: int) -> dict:
+        """The run's family figures (``family_figures``)."""
+        return family_figures(store, run_id)
 
     def attach(self, store, run) -> None:
         """Keep the store and run id: later chunks are planned from the cycles stored."""
