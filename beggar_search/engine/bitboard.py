@@ -51,7 +51,7 @@ import numpy as np
 
 from ..jit import inlined_kernel, kernel
 from . import batch, bitboard_multi, bits, rules
-from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz
+from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz, prefer_wide_vectors
 from .random import below_from, next_u64, shuffle
 from .rules import (
     CAPACITY,
@@ -224,6 +224,7 @@ def _refill(state, index, pens, los, his, firsts, starts, n, total, leader, pack
 def _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed):
     """Play deals 0..n-1 (masks, hand 1's size ``firsts``, cards and tricks already played
     ``starts``; index n a dummy deal); packed results per deal."""
+    prefer_wide_vectors()
     state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
     index = np.zeros(LANES, dtype=np.int64)
     for g in range(LANES):

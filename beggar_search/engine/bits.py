@@ -27,6 +27,24 @@ def cttz(typingctx, value):
 
 
 @intrinsic
+def prefer_wide_vectors(typingctx):
+    """Mark the kernel that calls this (after Numba's inlining) to be vectorised with the
+    widest vectors the CPU has: LLVM's ``"prefer-vector-width"="512"``.  LLVM's own choice
+    on AVX-512 CPUs is 256 bits (``prefer-256-bit``, for the clock cost of 512-bit units on
+    older chips); the lockstep's lane loop runs a quarter faster with 512 (measured on this
+    project's Rocket Lake: 8 games a vector instead of 4).  A CPU without AVX-512 keeps its
+    own widest (the attribute is a preference), and one without x86 ignores it."""
+
+    def codegen(context, builder, signature, args):
+        # llvmlite's FunctionAttributes takes only the attributes it knows by name; a string
+        # attribute is written as LLVM IR spells it, past that check
+        set.add(builder.function.attributes, '"prefer-vector-width"="512"')
+        return context.get_dummy_value()
+
+    return types.none(), codegen
+
+
+@intrinsic
 def popcount(typingctx, value):
     """Count the bits set in an int64 (LLVM's ctpop)."""
     if not isinstance(value, types.Integer):
