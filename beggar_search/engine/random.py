@@ -87,7 +87,8 @@ def below_from(bits, bound, state):
 
 @kernel
 def below(state, bound):
-    """A uniform integer in [0, bound), bound < 2**32."""
+    """A uniform integer in [0, bound), bound < 2**31 (the product of 32 bits and the
+    bound is an int64)."""
     return below_from((next_u64(state) >> 32) & np.int64(0xFFFFFFFF), bound, state)
 
 
