@@ -51,8 +51,8 @@ import numpy as np
 
 from ..jit import inlined_kernel, kernel
 from . import batch, bitboard_multi, bits, rules
-from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz
-from .random import below_from, next_u64, shuffle
+from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz, prefer_wide_vectors
+from .random import below_held, shuffle, xoshiro
 from .rules import (
     CAPACITY,
     R_CARDS,
@@ -224,6 +224,7 @@ def _refill(state, index, pens, los, his, firsts, starts, n, total, leader, pack
 def _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed):
     """Play deals 0..n-1 (masks, hand 1's size ``firsts``, cards and tricks already played
     ``starts``; index n a dummy deal); packed results per deal."""
+    prefer_wide_vectors()
     state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
     index = np.zeros(LANES, dtype=np.int64)
     for g in range(LANES):
@@ -273,16 +274,19 @@ def penalty_kinds(sorted_cards):
 
 
 @inlined_kernel
-def _draw_places(stream, order, kinds):
-    """Choose the next deal's penalty places; returns its masks (see DRAW_PLACES)."""
+def _draw_places(s0, s1, s2, s3, order, kinds):
+    """Choose the next deal's penalty places from the generator state ``s0..s3``; returns
+    its masks and the state after (see DRAW_PLACES)."""
     n_cards = order.shape[0]
     n_penalty = kinds.shape[0]
     for i in range(0, n_penalty, 2):
-        word = next_u64(stream)
-        j = i + below_from((word >> 32) & LOW32, n_cards - i, stream)
+        word, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = below_held((word >> 32) & LOW32, n_cards - i, s0, s1, s2, s3)
+        j += i
         order[i], order[j] = order[j], order[i]
         if i + 1 < n_penalty:
-            j = i + 1 + below_from(word & LOW32, n_cards - 1 - i, stream)
+            j, s0, s1, s2, s3 = below_held(word & LOW32, n_cards - 1 - i, s0, s1, s2, s3)
+            j += i + 1
             order[i + 1], order[j] = order[j], order[i + 1]
     pen = np.int64(0)
     lo = np.int64(0)
@@ -293,7 +297,7 @@ def _draw_places(stream, order, kinds):
         pen |= place
         lo |= place * (value & 1)
         hi |= place * (value >> 1)
-    return pen, lo, hi
+    return pen, lo, hi, s0, s1, s2, s3
 
 
 @kernel
@@ -353,10 +357,13 @@ def fill_random(stream, draw, order, kinds, sequence, pens, los, his, size):
     ``order`` (0..N-1 permuted) and ``sequence`` (the deck's cards) persist from one
     block to the next, as the draws require.
     """
-    for i in range(size):
-        if draw == DRAW_PLACES:
-            pens[i], los[i], his[i] = _draw_places(stream, order, kinds)
-        else:
+    if draw == DRAW_PLACES:
+        s0, s1, s2, s3 = stream[0], stream[1], stream[2], stream[3]
+        for i in range(size):
+            pens[i], los[i], his[i], s0, s1, s2, s3 = _draw_places(s0, s1, s2, s3, order, kinds)
+        stream[0], stream[1], stream[2], stream[3] = s0, s1, s2, s3
+    else:
+        for i in range(size):
             shuffle(sequence, stream)
             pens[i], los[i], his[i] = masks_from(sequence, 0, 0, 0, 0)
     pens[size], los[size], his[size] = pens[0], los[0], his[0]

@@ -36,7 +36,18 @@ stay exact.
 import numpy as np
 
 from ..jit import inlined_kernel, kernel
-from .bits import PACK, S_LONG, S_WIN1, clear_pile, cttz, drop_top, lay_on_pile, popcount, take_pile
+from .bits import (
+    PACK,
+    S_LONG,
+    S_WIN1,
+    clear_pile,
+    cttz,
+    drop_top,
+    lay_on_pile,
+    popcount,
+    prefer_wide_vectors,
+    take_pile,
+)
 
 
 @kernel
@@ -324,6 +335,7 @@ def play_block(pens, los, his, n, split, leader, limit, packed, ends):
 @kernel
 def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
     """``play_block`` with the step compiled for ``len(slots)`` player slots."""
+    prefer_wide_vectors()  # as the 2-player lockstep (bits.prefer_wide_vectors)
     state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
     index = np.zeros(LANES, dtype=np.int64)
     for g in range(LANES):

@@ -1,5 +1,8 @@
 """Bit tricks the bitboard kernels share: count trailing zeros, a game's packed result, cards
-leaving a hand, laid on the pile and taken with it."""
+leaving a hand, laid on the pile and taken with it; and the hint that has LLVM vectorise the
+locksteps with 512-bit vectors."""
+
+import contextlib
 
 from llvmlite import ir
 from numba import types
@@ -24,6 +27,26 @@ def cttz(typingctx, value):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return types.int64(types.int64), codegen
+
+
+@intrinsic
+def prefer_wide_vectors(typingctx):
+    """Mark the kernel that calls this (after Numba's inlining) to be vectorised with the
+    widest vectors the CPU has: LLVM's ``"prefer-vector-width"="512"``.  LLVM's own choice
+    on AVX-512 CPUs is 256 bits (``prefer-256-bit``, for the clock cost of 512-bit units on
+    older chips); the lockstep's lane loop runs a quarter faster with 512 (measured on this
+    project's Rocket Lake: 8 games a vector instead of 4).  A CPU without AVX-512 keeps its
+    own widest (the attribute is a preference), and one without x86 ignores it."""
+
+    def codegen(context, builder, signature, args):
+        # llvmlite's FunctionAttributes takes only the attributes it knows by name; a string
+        # attribute is written as LLVM IR spells it, past that check (a llvmlite where that
+        # no longer works compiles the kernel without it: the same results, LLVM's width)
+        with contextlib.suppress(TypeError, ValueError):
+            set.add(builder.function.attributes, '"prefer-vector-width"="512"')
+        return context.get_dummy_value()
+
+    return types.none(), codegen
 
 
 @intrinsic

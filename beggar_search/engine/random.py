@@ -6,7 +6,7 @@ chunk's number only, so results do not depend on how chunks are spread over work
 
 import numpy as np
 
-from ..jit import kernel
+from ..jit import inlined_kernel, kernel
 
 
 def chunk_stream(seed: int, chunk: int, part: int = 0) -> np.ndarray:
@@ -39,6 +39,35 @@ def next_u64(state):
     return result
 
 
+@inlined_kernel
+def xoshiro(s0, s1, s2, s3):
+    """``next_u64`` on a state held in four variables: (the 64 bits, the next state)."""
+    result = _rotl(s1 * 5, 7) * 9
+    t = s1 << 17
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@inlined_kernel
+def below_held(bits, bound, s0, s1, s2, s3):
+    """``below_from`` on a state held in four variables: (the integer, the next state)."""
+    low_mask = np.int64(0xFFFFFFFF)
+    product = bits * bound
+    low = product & low_mask
+    if low < bound:
+        threshold = ((low_mask + 1) - bound) % bound
+        while low < threshold:
+            word, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+            product = ((word >> 32) & low_mask) * bound
+            low = product & low_mask
+    return product >> 32, s0, s1, s2, s3
+
+
 @kernel
 def below_from(bits, bound, state):
     """A uniform integer in [0, bound) from 32 random ``bits`` (Lemire's method, unbiased).
@@ -58,7 +87,8 @@ def below_from(bits, bound, state):
 
 @kernel
 def below(state, bound):
-    """A uniform integer in [0, bound), bound < 2**32."""
+    """A uniform integer in [0, bound), bound < 2**31 (the product of 32 bits and the
+    bound is an int64)."""
     return below_from((next_u64(state) >> 32) & np.int64(0xFFFFFFFF), bound, state)
 
 
