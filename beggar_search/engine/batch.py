@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..cards.deck import MAX_PLAYERS
-from ..jit import kernel
+from ..jit import inlined_kernel, kernel
 from . import rules
 from .random import shuffle
 from .rules import CAPACITY, LOOP, R_CARDS, R_OUTCOME, R_WINNER, RESULT_LEN
@@ -200,7 +200,7 @@ def random_chunk(stream, n_deals, sorted_cards, split, max_tricks, recorder):
                              rules.new_scratch(split.shape[0]))
 
 
-@kernel
+@inlined_kernel
 def random_chunk_with(stream, n_deals, sorted_cards, split, max_tricks, recorder, scratch):
     """``random_chunk`` of the game of ``scratch`` (see ``rules.play_game_with``)."""
     flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
@@ -242,7 +242,7 @@ def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder):
                                 rules.new_scratch(split.shape[0]))
 
 
-@kernel
+@inlined_kernel
 def enumerate_chunk_with(first_sequence, n_deals, split, max_tricks, recorder, scratch):
     """``enumerate_chunk`` of the game of ``scratch`` (see ``rules.play_game_with``)."""
     flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)

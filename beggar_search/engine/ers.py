@@ -173,13 +173,19 @@ def choose_slapper(flags, odds, out, layer, stream):
     return chosen
 
 
-@inlined_kernel
+@kernel
 def play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
     """Play one trick of Egyptian ratscrew from a trick boundary.
 
     As ``rules.play_trick`` (same arrays, same counters; ``pile`` holds the cards laid and
     who laid them), plus the slap.  Returns ``(taker, slapped)``.
     """
+    return _play_trick(hands, head, size, hashes, out, info, pile, slaps, stream)
+
+
+@inlined_kernel
+def _play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
+    """``play_trick``, inlined where it is called: in ``rules.game_trick``, the game loop's."""
     flags, odds = slaps
     patterns = flags[F_SLAPS]
     slapping = flags[F_POLICY] != NONE
@@ -214,12 +220,12 @@ def play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
     return winner, slapped
 
 
-@overload(rules.game_trick, jit_options=OVERLOAD_OPTIONS, inline="always")
+@overload(rules.game_trick, jit_options=OVERLOAD_OPTIONS)
 def _game_trick(game, hands, head, size, hashes, out, info, pile):
     if game_is(game, SlapPlay):
         def trick(game, hands, head, size, hashes, out, info, pile):
-            return play_trick(hands, head, size, hashes, out, info, pile, game.slaps,
-                              game.stream)[0]
+            return _play_trick(hands, head, size, hashes, out, info, pile, game.slaps,
+                               game.stream)[0]
         return trick
     return None
 
@@ -232,19 +238,19 @@ def _plays_apart(game, scratch, flat, sizes, max_tricks, result):
             if flags[F_POLICY] != ODDS:
                 return False
             seed_game(flags[F_KEY], flat, sizes, game.stream)
-            _play_odds(scratch.state, max_tricks, game.slaps, scratch.pile, game.stream, result)
+            _play_odds(scratch.state, max_tricks, game, scratch.pile, result)
             return True
         return odds
     return None
 
 
 @kernel
-def _play_odds(state, max_tricks, slaps, pile, stream, result):
+def _play_odds(state, max_tricks, game, pile, result):
     """A game under odds: no loops; stopped at the cap."""
     cap = max_tricks if max_tricks > 0 else ODDS_CAP
     hands, head, size, hashes, out, info = state
     while True:
-        winner = play_trick(hands, head, size, hashes, out, info, pile, slaps, stream)[0]
+        winner = rules.game_trick(game, hands, head, size, hashes, out, info, pile)
         if info[I_IN] <= 1:
             write_end(WIN, state, winner + 1, result)
             return

@@ -99,8 +99,8 @@ def game_trick(game, hands, head, size, hashes, out, info, pile):
     written once and each game gets its own compilation of it.  Measured on the general
     engine: a trick called through any wrapper (this one not inlined, or inlined around a
     called ``play_trick``) cost 25-30% of its speed, the scratch passed to each trick as
-    much; so only the small ``game`` goes into the hot loop, and each game's trick is an
-    ``inlined_kernel``, inlined with this into the loop: as fast as before."""
+    much; so only the small ``game`` goes into the hot loop, and each game's trick is
+    inlined into this (compiled once per game, called by the loop): as fast as before."""
     raise NotImplementedError("game_trick is called from kernels")
 
 
@@ -117,11 +117,11 @@ def game_is(game, kind) -> bool:
     return getattr(game, "instance_class", None) is kind
 
 
-@overload(game_trick, jit_options=OVERLOAD_OPTIONS, inline="always")
+@overload(game_trick, jit_options=OVERLOAD_OPTIONS)
 def _game_trick(game, hands, head, size, hashes, out, info, pile):
     if game_is(game, Bmn):
         def trick(game, hands, head, size, hashes, out, info, pile):
-            return play_trick(hands, head, size, hashes, out, info, pile)
+            return _play_trick(hands, head, size, hashes, out, info, pile)
         return trick
     return None
 
@@ -304,7 +304,7 @@ def out_mask(out):
     return mask
 
 
-@inlined_kernel
+@kernel
 def play_trick(hands, head, size, hashes, out, info, pile):
     """Play one trick from a trick boundary; return who took the pile.
 
@@ -313,6 +313,12 @@ def play_trick(hands, head, size, hashes, out, info, pile):
     is scratch space (2, CAPACITY); on return ``pile[0, :n]`` holds the n cards
     of the pile as laid and ``pile[1, :n]`` who laid each.
     """
+    return _play_trick(hands, head, size, hashes, out, info, pile)
+
+
+@inlined_kernel
+def _play_trick(hands, head, size, hashes, out, info, pile):
+    """``play_trick``, inlined where it is called: in ``game_trick``, the game loop's."""
     current, players_in, players, gone = trick_start(out, info)
     pile_len = 0
     owed = 0
@@ -438,26 +444,6 @@ def _copy(src, dst):
 
 
 @kernel
-def _cycle_start(flat, sizes, leader, period, scratch):
-    """Brent's second phase: the first trick index mu with S(mu) == S(mu + period).
-
-    On return ``scratch.first`` is at S(mu) and ``scratch.later`` at S(mu + period), with
-    their counters (the game loops: it does not end on the way).
-    """
-    a, b, pile = scratch.first, scratch.later, scratch.pile
-    load_into(flat, sizes, leader, a)
-    load_into(flat, sizes, leader, b)
-    for _ in range(period):
-        _trick(scratch.game, b, pile)
-    mu = 0
-    while not same_states(a, b):
-        _trick(scratch.game, a, pile)
-        _trick(scratch.game, b, pile)
-        mu += 1
-    return mu
-
-
-@kernel
 def new_state(players):
     """Empty kernel arrays for one state of ``players`` players."""
     return StateArrays(np.zeros((players, CAPACITY), dtype=np.uint8),
@@ -476,13 +462,23 @@ def new_scratch(players):
 
 @kernel
 def _write_loop(flat, sizes, leader, period, scratch, result):
-    """A loop of ``period`` tricks: find where its cycle starts and write the row."""
-    a, b = scratch.first, scratch.later
-    mu = _cycle_start(flat, sizes, leader, period, scratch)
+    """A loop of ``period`` tricks: find where its cycle starts (Brent's second phase: the
+    first trick index mu with S(mu) == S(mu + period), replayed from the deal on
+    ``scratch.first`` and ``scratch.later``) and write the row."""
+    a, b, pile, game = scratch.first, scratch.later, scratch.pile, scratch.game
+    load_into(flat, sizes, leader, a)
+    load_into(flat, sizes, leader, b)
+    for _ in range(period):  # the game loops: it does not end on the way
+        _trick(game, b, pile)
+    mu = 0
+    while not same_states(a, b):
+        _trick(game, a, pile)
+        _trick(game, b, pile)
+        mu += 1
     write_loop_row(mu, period, a, b, sizes.shape[0], result)
     least = fingerprint(b.size, b.hashes, b.info)
     for _ in range(period - 1):
-        _trick(scratch.game, b, scratch.pile)
+        _trick(game, b, pile)
         least = min(least, fingerprint(b.size, b.hashes, b.info))
     result[R_CYCLE] = least
 
@@ -646,7 +642,7 @@ def play_sequences(sequences, split, leader, max_tricks, results):
                         new_scratch(split.shape[0]))
 
 
-@kernel
+@inlined_kernel
 def play_sequences_with(sequences, split, leader, max_tricks, results, scratch):
     """``play_sequences`` of the game of ``scratch`` (see ``play_game_with``)."""
     flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
