@@ -50,8 +50,8 @@ def play_exact(exact, sizes, leader):
 def trick_exact(exact, state, pile):
     """Play one trick of a ``rules.StateArrays`` state (its game: ``exact``'s); returns who
     took the pile."""
-    return rules.game_trick(exact.scratch, state.hands, state.head, state.size, state.hashes,
-                            state.out, state.info, pile)
+    return rules.game_trick(exact.scratch.game, state.hands, state.head, state.size,
+                            state.hashes, state.out, state.info, pile)
 
 
 def masks_apply(exact):
@@ -60,9 +60,14 @@ def masks_apply(exact):
     raise NotImplementedError("masks_apply is called from kernels")
 
 
+def _field(named, name):
+    """The Numba type of field ``name`` of the named tuple type ``named`` (typing time)."""
+    return named.types[named.fields.index(name)]
+
+
 @overload(masks_apply, jit_options=rules.OVERLOAD_OPTIONS)
 def _masks_apply(exact):
-    masked = rules.game_is(exact.scratch.game, rules.Bmn)
+    masked = rules.game_is(_field(_field(exact, "scratch"), "game"), rules.Bmn)
     return lambda exact: masked
 
 
