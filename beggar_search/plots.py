@@ -305,6 +305,11 @@ def _style(axes) -> None:
         axes.spines[side].set_visible(False)
 
 
+def _strategy_run(data: dict) -> str:
+    """``'factory run 3, Beggar-my-neighbour, standard deck'``: a title's words on the run."""
+    return f"{data['strategy']} run {data['run']}, {data['game_label']}, {data['deck']} deck"
+
+
 def _run_label(data: dict) -> str:
     return (f"run {data['run']}: {data['game_label']}, {data['deck']} deck,"
             f" {data['players']} players")
@@ -464,8 +469,7 @@ def draw_cycles(data: dict, out: str | Path) -> Path:
     _style(axes)
     axes.set_title(f"{plural(len(data['reach']), 'cycle')} reached by"
                    f" {plural(data['loops'], 'looping deal')} of {data['deals']:,}\n"
-                   f"({data['strategy']} run {data['run']}, {data['game_label']}, "
-                   f"{data['deck']} deck, {data['players']} players)\n"
+                   f"({_strategy_run(data)}, {data['players']} players)\n"
                    f"\u00d7N: N cycles with the same period and reach", fontsize=11)
     return _save(figure, out)
 
@@ -513,8 +517,7 @@ def draw_family(data: dict, out: str | Path) -> Path:
         axes.spines[side].set_visible(False)
     axes.set_title(f"{plural(len(nodes), 'cycle')} in {plural(data['islands'], 'island')},"
                    f" {data['fair_cycles']:,} reached by fair deals (area: fair deals)\n"
-                   f"({data['strategy']} run {data['run']}, {data['game_label']},"
-                   f" {data['deck']} deck) lines: moves between cycles, dotted:"
+                   f"({_strategy_run(data)}) lines: moves between cycles, dotted:"
                    f" mirror images,\ndashed red: kicks; faded: no fair deal", fontsize=11)
     return _save(figure, out)
 

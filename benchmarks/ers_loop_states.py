@@ -18,7 +18,14 @@ from beggar_search.cards.slaps import SlapRules
 from beggar_search.engine import ers
 from beggar_search.engine.game import cycle_name
 from beggar_search.engine.random import below, chunk_stream, shuffle
-from beggar_search.engine.rules import CAPACITY, LOOP, R_CYCLE, R_OUTCOME, RESULT_LEN
+from beggar_search.engine.rules import (
+    CAPACITY,
+    LOOP,
+    R_CYCLE,
+    R_OUTCOME,
+    RESULT_LEN,
+    play_game_with,
+)
 from beggar_search.jit import kernel
 
 
@@ -29,7 +36,7 @@ def play_random_states(stream, n, cards, players, slaps, keys, examples, example
     flat = np.zeros((players, CAPACITY), dtype=np.uint8)
     sizes = np.zeros(players, dtype=np.int64)
     row = np.zeros(RESULT_LEN, dtype=np.int64)
-    scratch = ers.new_scratch(players)
+    scratch = ers.new_scratch(players, slaps)
     sequence = cards.copy()
     for t in range(n):
         shuffle(sequence, stream)
@@ -41,7 +48,7 @@ def play_random_states(stream, n, cards, players, slaps, keys, examples, example
             for i in range(sizes[p]):
                 flat[p, i] = sequence[start + i]
             start += sizes[p]
-        ers.play_game_with(flat, sizes, 0, 0, slaps, row, scratch)
+        play_game_with(flat, sizes, 0, 0, row, scratch)
         keys[t] = row[R_CYCLE] if row[R_OUTCOME] == LOOP else 0
         if row[R_OUTCOME] == LOOP:
             examples[t, :] = sequence

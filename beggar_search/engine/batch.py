@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..cards.deck import MAX_PLAYERS
-from ..jit import kernel
+from ..jit import inlined_kernel, kernel
 from . import rules
 from .random import shuffle
 from .rules import CAPACITY, LOOP, R_CARDS, R_OUTCOME, R_WINNER, RESULT_LEN
@@ -196,9 +196,15 @@ def record_rows(first_position, rows, sequences, recorder):
 @kernel
 def random_chunk(stream, n_deals, sorted_cards, split, max_tricks, recorder):
     """Play ``n_deals`` uniformly random deals drawn from ``stream`` (any deck, any players)."""
+    return random_chunk_with(stream, n_deals, sorted_cards, split, max_tricks, recorder,
+                             rules.new_scratch(split.shape[0]))
+
+
+@inlined_kernel
+def random_chunk_with(stream, n_deals, sorted_cards, split, max_tricks, recorder, scratch):
+    """``random_chunk`` of the game of ``scratch`` (see ``rules.play_game_with``)."""
     flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
     row = np.zeros(RESULT_LEN, dtype=np.int64)
-    scratch = rules.new_scratch(split.shape[0])
     sequence = sorted_cards.copy()
     for position in range(n_deals):
         shuffle(sequence, stream)
@@ -232,9 +238,15 @@ def next_permutation(sequence):
 @kernel
 def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder):
     """Play ``n_deals`` consecutive deals in index order, from ``first_sequence``."""
+    return enumerate_chunk_with(first_sequence, n_deals, split, max_tricks, recorder,
+                                rules.new_scratch(split.shape[0]))
+
+
+@inlined_kernel
+def enumerate_chunk_with(first_sequence, n_deals, split, max_tricks, recorder, scratch):
+    """``enumerate_chunk`` of the game of ``scratch`` (see ``rules.play_game_with``)."""
     flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
     row = np.zeros(RESULT_LEN, dtype=np.int64)
-    scratch = rules.new_scratch(split.shape[0])
     sequence = first_sequence.copy()
     for position in range(n_deals):
         if position > 0:

@@ -6,12 +6,15 @@ if the pile shows a pattern of the rule set, the policy names who slaps and take
 pile, and that ends the trick.  The rules are written out in docs/rules.md (Egyptian
 ratscrew); ``tests/naive_ers.py`` is the oracle this kernel is checked against.
 
-Results are rows of ``rules``' layout (``R_*``).  Under the deterministic policies a game
-is a function of the deal, and loops are found as ``rules`` finds them (Brent's
-algorithm over trick-boundary states); under ``odds`` every game has its own random
-stream, seeded from the run's slap key and the game's starting hands (``seed_game``),
-nothing is a loop, and a game still going at the cap (``ODDS_CAP`` tricks unless a cap
-is given) is capped.
+Games are played by ``rules``' one game loop (``rules.play_game_with``) on this game's
+scratch (``new_scratch``: its game is ``SlapPlay``, the slap rules), whose trick is
+``play_trick``: Numba compiles the loop once per game (``rules.game_trick``).  Results
+are rows of ``rules``' layout (``R_*``).  Under the deterministic policies a game is a
+function of the deal, and loops are found as ``rules`` finds them (Brent's algorithm over
+trick-boundary states); under ``odds`` every game has its own random stream, seeded from
+the run's slap key and the game's starting hands (``seed_game``), nothing is a loop, and a
+game still going at the cap (``ODDS_CAP`` tricks unless a cap is given) is capped
+(``rules.plays_apart``).
 """
 
 from __future__ import annotations
@@ -19,44 +22,35 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.extending import overload
 
 from ..cards.ranked import RANK_VALUES
 from ..cards.slaps import POLICIES
-from ..jit import kernel
-from . import batch
-from .random import next_u64, shuffle
+from ..jit import inlined_kernel, kernel
+from . import batch, rules
+from .exact import ExactScratch
+from .random import next_u64
 from .rules import (
     CAP,
     CAPACITY,
     I_IN,
-    I_LEADER,
     I_TRICKS,
     MIX,
-    R_CYCLE,
-    R_TRICKS,
+    OVERLOAD_OPTIONS,
     RESULT_LEN,
     WIN,
-    StateArrays,
+    GameScratch,
     after_card,
     cap_winner,
-    copy_state,
-    deal_out,
     drop_out,
-    fingerprint,
-    hold_cap,
+    game_is,
     lay_card,
-    load_into,
     mix64,
     new_pile,
     new_state,
-    same_state,
-    same_states,
-    state_hash,
     take_pile,
     trick_start,
-    write_cap,
     write_end,
-    write_loop_row,
 )
 
 # slap patterns (bits of F_SLAPS)
@@ -82,27 +76,13 @@ class Slaps(NamedTuple):
     odds: np.ndarray  # float64 (players,): the odds policy's shares
 
 
-class ErsScratch(NamedTuple):
-    """Working space of ``play_game_with``, allocated once per chunk (``new_scratch``)."""
+class SlapPlay(NamedTuple):
+    """What a trick of Egyptian ratscrew reads beyond the state (``rules.GameScratch.game``,
+    whose type makes ``rules.play_game_with`` play this game): the slap rules and the
+    game's random stream."""
 
-    state: StateArrays
-    saved: StateArrays
-    first: StateArrays
-    later: StateArrays
-    pile: np.ndarray  # uint8 (2, CAPACITY)
-    cap_sizes: np.ndarray  # int64 (players,)
-    stream: np.ndarray  # int64 (4,): the game's random stream under odds
-
-
-class RankedExact(NamedTuple):
-    """What the loop searches need to play one ratscrew state by ``play_game_with``
-    (``new_exact``; ``engine.exact`` plays it): the game of ``engine.exact.ExactScratch``,
-    with the slap rules."""
-
-    flat: np.ndarray  # uint8 (players, CAPACITY): the hands to play
-    row: np.ndarray  # int64 (RESULT_LEN,): the result
-    scratch: ErsScratch
     slaps: Slaps
+    stream: np.ndarray  # int64 (4,): the game's random stream under odds
 
 
 def slaps_of(slap_rules, players: int) -> Slaps:
@@ -121,18 +101,19 @@ def slaps_of(slap_rules, players: int) -> Slaps:
 
 
 @kernel
-def new_scratch(players):
-    """Working space of ``play_game_with`` for ``players`` players, to allocate once per chunk."""
-    return ErsScratch(new_state(players), new_state(players), new_state(players),
-                      new_state(players), new_pile(), np.zeros(players, dtype=np.int64),
-                      np.zeros(4, dtype=np.int64))
+def new_scratch(players, slaps):
+    """A ``rules.GameScratch`` for Egyptian ratscrew between ``players`` players under
+    ``slaps``, to allocate once per chunk."""
+    return GameScratch(new_state(players), new_state(players), new_state(players),
+                       new_state(players), new_pile(), np.zeros(players, dtype=np.int64),
+                       SlapPlay(slaps, np.zeros(4, dtype=np.int64)))
 
 
 @kernel
 def new_exact(players, slaps):
-    """A ``RankedExact`` for games of ``players`` players under ``slaps``."""
-    return RankedExact(np.zeros((players, CAPACITY), dtype=np.uint8),
-                       np.zeros(RESULT_LEN, dtype=np.int64), new_scratch(players), slaps)
+    """An ``exact.ExactScratch`` for games of ``players`` players under ``slaps``."""
+    return ExactScratch(np.zeros((players, CAPACITY), dtype=np.uint8),
+                        np.zeros(RESULT_LEN, dtype=np.int64), new_scratch(players, slaps))
 
 
 @kernel
@@ -199,6 +180,12 @@ def play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
     As ``rules.play_trick`` (same arrays, same counters; ``pile`` holds the cards laid and
     who laid them), plus the slap.  Returns ``(taker, slapped)``.
     """
+    return _play_trick(hands, head, size, hashes, out, info, pile, slaps, stream)
+
+
+@inlined_kernel
+def _play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
+    """``play_trick``, inlined where it is called: in ``rules.game_trick``, the game loop's."""
     flags, odds = slaps
     patterns = flags[F_SLAPS]
     slapping = flags[F_POLICY] != NONE
@@ -233,41 +220,37 @@ def play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
     return winner, slapped
 
 
-@kernel
-def _trick(state, pile, slaps, stream):
-    return play_trick(state.hands, state.head, state.size, state.hashes, state.out, state.info,
-                      pile, slaps, stream)[0]
+@overload(rules.game_trick, jit_options=OVERLOAD_OPTIONS)
+def _game_trick(game, hands, head, size, hashes, out, info, pile):
+    if game_is(game, SlapPlay):
+        def trick(game, hands, head, size, hashes, out, info, pile):
+            return _play_trick(hands, head, size, hashes, out, info, pile, game.slaps,
+                               game.stream)[0]
+        return trick
+    return None
+
+
+@overload(rules.plays_apart, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _plays_apart(game, scratch, flat, sizes, max_tricks, result):
+    if game_is(game, SlapPlay):
+        def odds(game, scratch, flat, sizes, max_tricks, result):
+            flags = game.slaps.flags
+            if flags[F_POLICY] != ODDS:
+                return False
+            seed_game(flags[F_KEY], flat, sizes, game.stream)
+            _play_odds(scratch.state, max_tricks, game, scratch.pile, result)
+            return True
+        return odds
+    return None
 
 
 @kernel
-def _write_loop(flat, sizes, leader, period, slaps, scratch, result):
-    """A loop of ``period`` tricks (deterministic policies): find where its cycle starts
-    (Brent's second phase, replaying from the deal) and write the row."""
-    a, b, pile, stream = scratch.first, scratch.later, scratch.pile, scratch.stream
-    load_into(flat, sizes, leader, a)
-    load_into(flat, sizes, leader, b)
-    for _ in range(period):
-        _trick(b, pile, slaps, stream)
-    mu = 0
-    while not same_states(a, b):
-        _trick(a, pile, slaps, stream)
-        _trick(b, pile, slaps, stream)
-        mu += 1
-    write_loop_row(mu, period, a, b, sizes.shape[0], result)
-    least = fingerprint(b.size, b.hashes, b.info)
-    for _ in range(period - 1):
-        _trick(b, pile, slaps, stream)
-        least = min(least, fingerprint(b.size, b.hashes, b.info))
-    result[R_CYCLE] = least
-
-
-@kernel
-def _play_odds(state, max_tricks, slaps, pile, stream, result):
+def _play_odds(state, max_tricks, game, pile, result):
     """A game under odds: no loops; stopped at the cap."""
     cap = max_tricks if max_tricks > 0 else ODDS_CAP
     hands, head, size, hashes, out, info = state
     while True:
-        winner = play_trick(hands, head, size, hashes, out, info, pile, slaps, stream)[0]
+        winner = rules.game_trick(game, hands, head, size, hashes, out, info, pile)
         if info[I_IN] <= 1:
             write_end(WIN, state, winner + 1, result)
             return
@@ -277,115 +260,31 @@ def _play_odds(state, max_tricks, slaps, pile, stream, result):
 
 
 @kernel
-def _period_from(state, start, pile, slaps, stream, limit):
-    """Tricks until ``state`` comes back to itself, at most ``limit``; 0 if it does not."""
-    copy_state(state.hands, state.head, state.size, state.hashes, state.out, state.info,
-               start.hands, start.head, start.size, start.hashes, start.out, start.info)
-    for step in range(1, limit + 1):
-        _trick(state, pile, slaps, stream)
-        if state.info[I_IN] <= 1:
-            return 0
-        if same_states(state, start):
-            return step
-    return 0
-
-
-@kernel
-def play_game_with(flat, sizes, leader, max_tricks, slaps, result, scratch):
-    """Play a game of Egyptian ratscrew from hands ``flat[p, :sizes[p]]``; write its row.
-
-    As ``rules.play_game_with``: a win, a loop (deterministic policies: a trick-boundary
-    state met again) or the cap (``max_tricks`` > 0; under odds ``ODDS_CAP`` when 0).
-    """
-    state, saved, pile, stream = scratch.state, scratch.saved, scratch.pile, scratch.stream
-    flags = slaps[0]
-    load_into(flat, sizes, leader, state)
-    for k in range(RESULT_LEN):
-        result[k] = 0
-    if state.info[I_IN] <= 1:
-        write_end(WIN, state, state.info[I_LEADER] + 1, result)
-        return
-    if flags[F_POLICY] == ODDS:
-        seed_game(flags[F_KEY], flat, sizes, stream)
-        _play_odds(state, max_tricks, slaps, pile, stream, result)
-        return
-    hands, head, size, hashes, out, info = state
-    s_hands, s_head, s_size, s_hashes, s_out, s_info = saved
-    copy_state(hands, head, size, hashes, out, info, s_hands, s_head, s_size, s_hashes, s_out,
-               s_info)
-    saved_hash = state_hash(size, hashes, info)
-    power = 1
-    lam = 0
-    while True:
-        winner = play_trick(hands, head, size, hashes, out, info, pile, slaps, stream)[0]
-        if info[I_IN] <= 1:
-            write_end(WIN, state, winner + 1, result)
-            return
-        lam += 1
-        current_hash = state_hash(size, hashes, info)
-        if current_hash == saved_hash and same_state(hands, head, size, info, s_hands, s_head,
-                                                     s_size, s_info):
-            _write_loop(flat, sizes, leader, lam, slaps, scratch, result)
-            return
-        if lam == power:
-            copy_state(hands, head, size, hashes, out, info, s_hands, s_head, s_size, s_hashes,
-                       s_out, s_info)
-            saved_hash = current_hash
-            power *= 2
-            lam = 0
-        if max_tricks > 0 and info[I_TRICKS] >= max_tricks:
-            break
-    # the cap: a repeat by now means this state is on a cycle of at most max_tricks
-    cap_tricks, cap_cards = hold_cap(state, scratch.cap_sizes)
-    period = _period_from(state, saved, pile, slaps, stream, max_tricks)
-    if period > 0:
-        _write_loop(flat, sizes, leader, period, slaps, scratch, result)
-        if result[R_TRICKS] <= max_tricks:
-            return
-    write_cap(scratch.cap_sizes, cap_tricks, cap_cards, result)
-
-@kernel
 def play_game(flat, sizes, leader, max_tricks, slaps, result):
-    """``play_game_with`` for one game: allocates its own scratch space."""
-    play_game_with(flat, sizes, leader, max_tricks, slaps, result, new_scratch(sizes.shape[0]))
+    """Play a game of Egyptian ratscrew from hands ``flat[p, :sizes[p]]`` under ``slaps``;
+    write its row: ``rules.play_game_with`` on a scratch of its own (a win, a loop under
+    the deterministic policies, or the cap: ``max_tricks`` > 0; under odds ``ODDS_CAP``
+    when 0)."""
+    rules.play_game_with(flat, sizes, leader, max_tricks, result,
+                         new_scratch(sizes.shape[0], slaps))
 
 
 @kernel
 def play_sequences(sequences, split, leader, max_tricks, slaps, results):
     """Play many deals: row i of ``sequences`` (rank codes) dealt out as ``split``."""
-    flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
-    scratch = new_scratch(split.shape[0])
-    for d in range(sequences.shape[0]):
-        deal_out(sequences[d], split, flat)
-        play_game_with(flat, split, leader, max_tricks, slaps, results[d], scratch)
+    rules.play_sequences_with(sequences, split, leader, max_tricks, results,
+                              new_scratch(split.shape[0], slaps))
 
 
 @kernel
 def random_chunk(stream, n_deals, sorted_cards, split, max_tricks, recorder, slaps):
     """``n_deals`` uniformly random ranked deals (the deck shuffled) drawn from ``stream``."""
-    flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
-    row = np.zeros(RESULT_LEN, dtype=np.int64)
-    scratch = new_scratch(split.shape[0])
-    sequence = sorted_cards.copy()
-    for position in range(n_deals):
-        shuffle(sequence, stream)
-        deal_out(sequence, split, flat)
-        play_game_with(flat, split, 0, max_tricks, slaps, row, scratch)
-        recorder = batch.record(position, row, sequence, recorder)
-    return recorder
+    return batch.random_chunk_with(stream, n_deals, sorted_cards, split, max_tricks, recorder,
+                                   new_scratch(split.shape[0], slaps))
 
 
 @kernel
 def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder, slaps):
     """``n_deals`` consecutive ranked deals in index order, from ``first_sequence``."""
-    flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
-    row = np.zeros(RESULT_LEN, dtype=np.int64)
-    scratch = new_scratch(split.shape[0])
-    sequence = first_sequence.copy()
-    for position in range(n_deals):
-        if position > 0:
-            batch.next_permutation(sequence)
-        deal_out(sequence, split, flat)
-        play_game_with(flat, split, 0, max_tricks, slaps, row, scratch)
-        recorder = batch.record(position, row, sequence, recorder)
-    return recorder
+    return batch.enumerate_chunk_with(first_sequence, n_deals, split, max_tricks, recorder,
+                                      new_scratch(split.shape[0], slaps))

@@ -15,6 +15,7 @@ Results are int64 rows with the layout given by the ``R_*`` constants.
 from typing import NamedTuple
 
 import numpy as np
+from numba.extending import overload
 
 from ..cards.deck import MAX_CARDS, MAX_PLAYERS
 from ..jit import inlined_kernel, kernel
@@ -64,8 +65,18 @@ class StateArrays(NamedTuple):
     info: np.ndarray  # int64 (INFO_LEN,)
 
 
+class Bmn(NamedTuple):
+    """What a trick of Beggar-my-neighbour reads beyond the state: nothing.  Its type is
+    the game's, in ``GameScratch.game`` (``game_trick``)."""
+
+
 class GameScratch(NamedTuple):
-    """Working space of ``play_game_with``: allocated once (``new_scratch``), reused per game."""
+    """Working space of ``play_game_with``: allocated once (``new_scratch``), reused per game.
+
+    ``game`` is what a trick reads beyond the state, and by its type the game played:
+    ``Bmn()`` (``new_scratch``), or Egyptian ratscrew's slap rules and random stream
+    (``ers.SlapPlay``, ``ers.new_scratch``).
+    """
 
     state: StateArrays  # the game being played
     saved: StateArrays  # Brent's saved state
@@ -73,6 +84,53 @@ class GameScratch(NamedTuple):
     later: StateArrays  # one period ahead of ``first``
     pile: np.ndarray  # uint8 (2, CAPACITY)
     cap_sizes: np.ndarray  # int64 (players,): hand sizes at the cap
+    game: tuple  # ``Bmn()`` or ``ers.SlapPlay``
+
+
+# The options of the kernels that Numba compiles from an ``overload`` (the jit policy's)
+OVERLOAD_OPTIONS = {"nogil": True, "error_model": "numpy"}
+
+
+def game_trick(game, hands, head, size, hashes, out, info, pile):
+    """One trick of the game ``game`` (``GameScratch.game``) from the state of the arrays
+    (as ``play_trick``, with ``pile``); returns who took the pile.  In kernels only: Numba
+    resolves it from the type of ``game`` when a kernel is compiled (``Bmn``: this module's
+    ``play_trick``; ``ers.SlapPlay``: Egyptian ratscrew's), so the game loop below is
+    written once and each game gets its own compilation of it.  Measured on the general
+    engine: a trick called through any wrapper (this one not inlined, or inlined around a
+    called ``play_trick``) cost 25-30% of its speed, the scratch passed to each trick as
+    much; so only the small ``game`` goes into the hot loop, and each game's trick is
+    inlined into this (compiled once per game, called by the loop): as fast as before."""
+    raise NotImplementedError("game_trick is called from kernels")
+
+
+def plays_apart(game, scratch, flat, sizes, max_tricks, result):
+    """Whether the game ``game`` plays the state just loaded (``scratch.state``) apart from
+    ``play_game_with``'s loop, and has done so, its row written: Egyptian ratscrew under
+    the odds policy (random, so no loops); never Beggar-my-neighbour.  In kernels only,
+    resolved as ``game_trick``."""
+    raise NotImplementedError("plays_apart is called from kernels")
+
+
+def game_is(game, kind) -> bool:
+    """Whether the Numba type ``game`` is of the named tuple class ``kind`` (typing time)."""
+    return getattr(game, "instance_class", None) is kind
+
+
+@overload(game_trick, jit_options=OVERLOAD_OPTIONS)
+def _game_trick(game, hands, head, size, hashes, out, info, pile):
+    if game_is(game, Bmn):
+        def trick(game, hands, head, size, hashes, out, info, pile):
+            return _play_trick(hands, head, size, hashes, out, info, pile)
+        return trick
+    return None
+
+
+@overload(plays_apart, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _plays_apart(game, scratch, flat, sizes, max_tricks, result):
+    if game_is(game, Bmn):
+        return lambda game, scratch, flat, sizes, max_tricks, result: False
+    return None
 
 
 class State:
@@ -255,6 +313,12 @@ def play_trick(hands, head, size, hashes, out, info, pile):
     is scratch space (2, CAPACITY); on return ``pile[0, :n]`` holds the n cards
     of the pile as laid and ``pile[1, :n]`` who laid each.
     """
+    return _play_trick(hands, head, size, hashes, out, info, pile)
+
+
+@inlined_kernel
+def _play_trick(hands, head, size, hashes, out, info, pile):
+    """``play_trick``, inlined where it is called: in ``game_trick``, the game loop's."""
     current, players_in, players, gone = trick_start(out, info)
     pile_len = 0
     owed = 0
@@ -345,18 +409,9 @@ def new_pile():
 
 
 @kernel
-def _advance(state, pile, tricks):
-    """Play up to ``tricks`` tricks; stop early if the game ends."""
-    for _ in range(tricks):
-        if state.info[I_IN] <= 1:
-            return
-        play_trick(state.hands, state.head, state.size, state.hashes, state.out, state.info, pile)
-
-
-@kernel
-def _trick(state, pile):
-    return play_trick(state.hands, state.head, state.size, state.hashes, state.out, state.info,
-                      pile)
+def _trick(game, state, pile):
+    return game_trick(game, state.hands, state.head, state.size, state.hashes, state.out,
+                      state.info, pile)
 
 
 @kernel
@@ -389,24 +444,6 @@ def _copy(src, dst):
 
 
 @kernel
-def _cycle_start(flat, sizes, leader, period, pile, a, b):
-    """Brent's second phase: the first trick index mu with S(mu) == S(mu + period).
-
-    ``a`` and ``b`` are scratch states.  On return ``a`` is at S(mu) and ``b`` at
-    S(mu + period), with their counters.
-    """
-    load_into(flat, sizes, leader, a)
-    load_into(flat, sizes, leader, b)
-    _advance(b, pile, period)
-    mu = 0
-    while not same_states(a, b):
-        _trick(a, pile)
-        _trick(b, pile)
-        mu += 1
-    return mu
-
-
-@kernel
 def new_state(players):
     """Empty kernel arrays for one state of ``players`` players."""
     return StateArrays(np.zeros((players, CAPACITY), dtype=np.uint8),
@@ -417,20 +454,31 @@ def new_state(players):
 
 @kernel
 def new_scratch(players):
-    """A ``GameScratch`` for games of ``players`` players."""
+    """A ``GameScratch`` for games of Beggar-my-neighbour between ``players`` players."""
     return GameScratch(new_state(players), new_state(players), new_state(players),
-                       new_state(players), new_pile(), np.zeros(players, dtype=np.int64))
+                       new_state(players), new_pile(), np.zeros(players, dtype=np.int64),
+                       Bmn())
 
 
 @kernel
 def _write_loop(flat, sizes, leader, period, scratch, result):
-    players = sizes.shape[0]
-    a, b = scratch.first, scratch.later
-    mu = _cycle_start(flat, sizes, leader, period, scratch.pile, a, b)
-    write_loop_row(mu, period, a, b, players, result)
+    """A loop of ``period`` tricks: find where its cycle starts (Brent's second phase: the
+    first trick index mu with S(mu) == S(mu + period), replayed from the deal on
+    ``scratch.first`` and ``scratch.later``) and write the row."""
+    a, b, pile, game = scratch.first, scratch.later, scratch.pile, scratch.game
+    load_into(flat, sizes, leader, a)
+    load_into(flat, sizes, leader, b)
+    for _ in range(period):  # the game loops: it does not end on the way
+        _trick(game, b, pile)
+    mu = 0
+    while not same_states(a, b):
+        _trick(game, a, pile)
+        _trick(game, b, pile)
+        mu += 1
+    write_loop_row(mu, period, a, b, sizes.shape[0], result)
     least = fingerprint(b.size, b.hashes, b.info)
     for _ in range(period - 1):
-        _trick(b, scratch.pile)
+        _trick(game, b, pile)
         least = min(least, fingerprint(b.size, b.hashes, b.info))
     result[R_CYCLE] = least
 
@@ -477,7 +525,7 @@ def cap_winner(size):
 
 
 @kernel
-def _period_from(state, start, pile, limit):
+def _period_from(game, state, start, pile, limit):
     """Tricks until ``state`` comes back to itself, at most ``limit``; 0 if it does not.
 
     ``start`` is scratch space for the state it starts from.
@@ -485,7 +533,7 @@ def _period_from(state, start, pile, limit):
     _copy(state, start)
     target = _hash(state)
     for step in range(1, limit + 1):
-        _trick(state, pile)
+        _trick(game, state, pile)
         if state.info[I_IN] <= 1:
             return 0
         if _hash(state) == target and _same(state, start):
@@ -507,9 +555,10 @@ def play_game_with(flat, sizes, leader, max_tricks, result, scratch):
     player holding most cards wins, 0 on a tie) unless it has ended or a state
     has repeated by then.  Writes a result row (``R_*`` layout) into ``result``.
     ``scratch`` is a ``GameScratch`` (``new_scratch``) for this many players,
-    allocated once per chunk.
+    allocated once per chunk: the game played is its ``game`` (``game_trick``,
+    ``plays_apart``).
     """
-    state, saved, pile = scratch.state, scratch.saved, scratch.pile
+    state, saved, pile, game = scratch.state, scratch.saved, scratch.pile, scratch.game
     # the hot loop works on the arrays themselves, not through the named tuples
     hands, head, size, hashes, out, info = state
     load_state(flat, sizes, leader, hands, head, size, hashes, out, info)
@@ -518,6 +567,8 @@ def play_game_with(flat, sizes, leader, max_tricks, result, scratch):
     if info[I_IN] <= 1:  # nothing to play: the one player holding cards has won
         write_end(WIN, state, info[I_LEADER] + 1, result)
         return
+    if plays_apart(game, scratch, flat, sizes, max_tricks, result):
+        return
     s_hands, s_head, s_size, s_hashes, s_out, s_info = saved
     copy_state(hands, head, size, hashes, out, info, s_hands, s_head, s_size, s_hashes, s_out,
                s_info)
@@ -525,7 +576,7 @@ def play_game_with(flat, sizes, leader, max_tricks, result, scratch):
     power = 1
     lam = 0
     while True:
-        winner = play_trick(hands, head, size, hashes, out, info, pile)
+        winner = game_trick(game, hands, head, size, hashes, out, info, pile)
         if info[I_IN] <= 1:
             write_end(WIN, state, winner + 1, result)
             return
@@ -545,7 +596,7 @@ def play_game_with(flat, sizes, leader, max_tricks, result, scratch):
             break
     # the cap: a repeat by now means this state is on a cycle of at most max_tricks
     cap_tricks, cap_cards = hold_cap(state, scratch.cap_sizes)
-    period = _period_from(state, saved, pile, max_tricks)
+    period = _period_from(game, state, saved, pile, max_tricks)
     if period > 0:
         _write_loop(flat, sizes, leader, period, scratch, result)
         if result[R_TRICKS] <= max_tricks:
@@ -587,8 +638,15 @@ def deal_out(sequence, sizes, flat):
 @kernel
 def play_sequences(sequences, split, leader, max_tricks, results):
     """Play many deals: row i of ``sequences`` is dealt out as ``split`` hand sizes."""
+    play_sequences_with(sequences, split, leader, max_tricks, results,
+                        new_scratch(split.shape[0]))
+
+
+@inlined_kernel
+def play_sequences_with(sequences, split, leader, max_tricks, results, scratch):
+    """``play_sequences`` of the game of ``scratch`` (see ``play_game_with``)."""
     flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
-    scratch = new_scratch(split.shape[0])
     for d in range(sequences.shape[0]):
         deal_out(sequences[d], split, flat)
         play_game_with(flat, split, leader, max_tricks, results[d], scratch)
+
