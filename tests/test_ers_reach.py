@@ -108,7 +108,7 @@ def test_command(capsys):
     base = ["reach", "--game", "ers", "--deck", README_DECK.spec, "T99JTT/9KTQJ9"]
     result = CliRunner().invoke(cli, [*base, "--slap-policy", "turn", "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["game"] == "ers" and data["slap_policy"] == "turn" and data["complete"]
     assert "T99JTT/9KTQJ9" in data["fair_deals"]
     from beggar_search.cli import main

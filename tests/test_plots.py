@@ -162,7 +162,7 @@ def test_cli_game(tmp_path):
     result = CliRunner().invoke(cli, ["plot", "game", NESSLER, "--out", str(out),
                                       "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["out"] == str(out) and data["cards"] == 8344 and data["tricks"] == 1164
     assert is_image(out, "svg")
 
@@ -179,7 +179,7 @@ def test_cli_lengths(store_path, tmp_path):
     result = CliRunner().invoke(cli, ["plot", "lengths", "--db", str(store_path), "--run", "1",
                                       "--vs", "2", "--out", str(out), "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert [r["run"] for r in data["runs"]] == [1, 2] and data["runs"][0]["deals"] == 1512
     assert is_image(out, "pdf")
 

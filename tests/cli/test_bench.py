@@ -16,7 +16,7 @@ def test_bench_prints_both_engines(source):
     result = CliRunner().invoke(cli, ["bench", "--deck", "plain=8,J=2,Q=1,K=1", "--source",
                                       source, "--deals", "3000", "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["fast"]["deals"] == 3000 and data["general"]["deals"] == 300
     assert data["fast"]["cards"] > 0 and data["general"]["cards"] > 0
     assert data["cards_ratio"] > 0 and data["fast_kernel"] == "bitboard"
