@@ -215,14 +215,17 @@ def random_chunk_with(stream, n_deals, sorted_cards, split, max_tricks, recorder
 
 
 @kernel
-def next_permutation(sequence):
-    """Step to the next ordering in lexicographic order; False after the last."""
+def next_deal(sequence):
+    """Step to the next ordering in index (lexicographic) order, in place.
+
+    Returns the first place that changed; -1 after the last ordering (unchanged).
+    """
     n = sequence.shape[0]
     i = n - 2
     while i >= 0 and sequence[i] >= sequence[i + 1]:
         i -= 1
     if i < 0:
-        return False
+        return -1
     j = n - 1
     while sequence[j] <= sequence[i]:
         j -= 1
@@ -232,7 +235,13 @@ def next_permutation(sequence):
         sequence[low], sequence[high] = sequence[high], sequence[low]
         low += 1
         high -= 1
-    return True
+    return i
+
+
+@kernel
+def next_permutation(sequence):
+    """Step to the next ordering in lexicographic order; False after the last."""
+    return next_deal(sequence) >= 0
 
 
 @kernel

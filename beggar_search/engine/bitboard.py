@@ -51,6 +51,7 @@ import numpy as np
 
 from ..jit import inlined_kernel, kernel
 from . import batch, bitboard_multi, bits, rules
+from .batch import next_deal
 from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz, prefer_wide_vectors
 from .random import below_held, shuffle, xoshiro
 from .rules import (
@@ -323,31 +324,6 @@ def to_sequence(pen, lo, hi, deal):
     for p in range(deal.shape[0]):
         bit = (pen >> p) & 1
         deal[p] = np.uint8(bit * (1 + ((lo >> p) & 1) + 2 * ((hi >> p) & 1)))
-
-
-@kernel
-def next_deal(sequence):
-    """Step to the next ordering in index (lexicographic) order, in place.
-
-    Returns the first place that changed; -1 after the last ordering (unchanged).
-    """
-    n = sequence.shape[0]
-    i = n - 2
-    while i >= 0 and sequence[i] >= sequence[i + 1]:
-        i -= 1
-    if i < 0:
-        return -1
-    j = n - 1
-    while sequence[j] <= sequence[i]:
-        j -= 1
-    sequence[i], sequence[j] = sequence[j], sequence[i]
-    left = i + 1
-    right = n - 1
-    while left < right:
-        sequence[left], sequence[right] = sequence[right], sequence[left]
-        left += 1
-        right -= 1
-    return i
 
 
 @kernel
