@@ -59,17 +59,24 @@ def climb_params(**extra):
             "closure_states": 5000, **extra}
 
 
-def test_the_progress_bar_counts_what_the_summary_counts(tmp_path, monkeypatch):
-    """A climb stores more games than its chunks are planned with (the extension's): the
-    bar counts the stored ones, as the summary, its JSON and ``show`` do (issue 26)."""
-    bars = []
+@pytest.fixture
+def bars(monkeypatch):
+    """The progress bars the driver opens, kept (a test sets a terminal on stderr, so that
+    they show: pytest sets its own stderr between the fixtures and the test)."""
+    made = []
 
     class Bar(driver.tqdm):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
-            bars.append(self)
+            made.append(self)
 
     monkeypatch.setattr(driver, "tqdm", Bar)
+    return made
+
+
+def test_the_progress_bar_counts_what_the_summary_counts(tmp_path, bars, monkeypatch):
+    """A climb stores more games than its chunks are planned with (the extension's): the
+    bar counts the stored ones, as the summary, its JSON and ``show`` do (issue 26)."""
     monkeypatch.setattr(driver.sys, "stderr", Terminal())
     from beggar_search.store import Store
 
@@ -82,17 +89,9 @@ def test_the_progress_bar_counts_what_the_summary_counts(tmp_path, monkeypatch):
     assert bars[0].postfix.startswith("best ")
 
 
-def test_the_progress_bar_speaks_the_strategy_s_unit(tmp_path, monkeypatch):
+def test_the_progress_bar_speaks_the_strategy_s_unit(tmp_path, bars, monkeypatch):
     """An enumeration's bar counts deals up to its plan; a factory's counts tries and shows
     its family (the strategy says which: ``unit``, ``ends_at_plan``, ``progress``)."""
-    bars = []
-
-    class Bar(driver.tqdm):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            bars.append(self)
-
-    monkeypatch.setattr(driver, "tqdm", Bar)
     monkeypatch.setattr(driver.sys, "stderr", Terminal())
     from beggar_search.store import Store
 
