@@ -40,16 +40,11 @@ from .rules import (
     RESULT_LEN,
     WIN,
     GameScratch,
-    after_card,
     cap_winner,
-    drop_out,
     game_is,
-    lay_card,
     mix64,
     new_pile,
     new_state,
-    take_pile,
-    trick_start,
     write_end,
 )
 
@@ -185,47 +180,56 @@ def play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
 
 @inlined_kernel
 def _play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
-    """``play_trick``, inlined where it is called: in ``rules.game_trick``, the game loop's."""
-    flags, odds = slaps
-    patterns = flags[F_SLAPS]
-    slapping = flags[F_POLICY] != NONE
-    current, players_in, players, gone = trick_start(out, info)
-    pile_len = 0
-    owed = 0
-    last_penalty = -1
-    winner = -1
-    slapped = False
-    while True:
-        if size[current] == 0:
-            gone, players_in, winner, current = drop_out(out, gone, current, players_in,
-                                                         last_penalty, players)
-            if winner >= 0:
-                break
-            continue
-        card = lay_card(hands, head, size, hashes, pile, pile_len, current)
-        pile_len += 1
-        if slapping and shows_pattern(pile, pile_len, patterns):
-            slapper = choose_slapper(flags, odds, out, current, stream)
-            if slapper >= 0:
-                winner = slapper
-                out[slapper] = 0
-                slapped = True
-                break
-        value = card - JACK + 1 if card >= JACK else 0  # RANK_VALUE[card], without a load
-        owed, last_penalty, current, winner = after_card(value, owed, last_penalty, current,
-                                                         gone, players)
-        if winner >= 0:
-            break
-    take_pile(hands, head, size, hashes, out, info, pile, pile_len, winner)
-    return winner, slapped
+    """``play_trick``: ``rules.trick_with`` on this game's ``SlapPlay``."""
+    return rules.trick_with(SlapPlay(slaps, stream), hands, head, size, hashes, out, info,
+                            pile)
+
+
+class SlapCheck(NamedTuple):
+    """What a ratscrew trick reads at every card (``rules.slap_check``): numbers only."""
+
+    slapping: bool  # the policy lets anyone slap
+    patterns: int  # the patterns that may be slapped (PAIR, SANDWICH bits)
+
+
+@overload(rules.slap_check, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _slap_check(game):
+    if game_is(game, SlapPlay):
+        def check(game):
+            flags = game.slaps.flags
+            return SlapCheck(flags[F_POLICY] != NONE, flags[F_SLAPS])
+        return check
+    return None
+
+
+@overload(rules.slap_shows, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _slap_shows(check, pile, pile_len):
+    if game_is(check, SlapCheck):
+        return lambda check, pile, pile_len: (check.slapping
+                                              and shows_pattern(pile, pile_len, check.patterns))
+    return None
+
+
+@overload(rules.slap_taker, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _slap_taker(game, out, layer):
+    if game_is(game, SlapPlay):
+        return lambda game, out, layer: choose_slapper(game.slaps.flags, game.slaps.odds, out,
+                                                       layer, game.stream)
+    return None
+
+
+@overload(rules.card_value, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _card_value(check, card):
+    if game_is(check, SlapCheck):
+        return lambda check, card: card - JACK + 1 if card >= JACK else 0  # RANK_VALUE[card]
+    return None
 
 
 @overload(rules.game_trick, jit_options=OVERLOAD_OPTIONS)
 def _game_trick(game, hands, head, size, hashes, out, info, pile):
     if game_is(game, SlapPlay):
         def trick(game, hands, head, size, hashes, out, info, pile):
-            return _play_trick(hands, head, size, hashes, out, info, pile, game.slaps,
-                               game.stream)[0]
+            return rules.trick_with(game, hands, head, size, hashes, out, info, pile)[0]
         return trick
     return None
 
