@@ -70,7 +70,7 @@ def _cpu_seconds():
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
-_cpu = {"start": None, "tests": []}
+_cpu = {"start": None, "tests": [], "workers": []}
 
 
 def pytest_sessionstart(session):
@@ -84,14 +84,39 @@ def pytest_runtest_protocol(item, nextitem):
     _cpu["tests"].append((sum(_cpu_seconds()) - before, item.nodeid))
 
 
+def pytest_sessionfinish(session):
+    """In a pytest-xdist worker: its CPU seconds and its tests', for the controller."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None and _cpu["start"] is not None:
+        own, children = (now - then for now, then in zip(_cpu_seconds(), _cpu["start"],
+                                                         strict=True))
+        output["cpu"] = {"own": own, "children": children, "tests": _cpu["tests"]}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist's controller: a worker's CPU seconds (``pytest_sessionfinish``)."""
+    cpu = getattr(node, "workeroutput", {}).get("cpu")
+    if cpu:
+        _cpu["workers"].append(cpu)
+        _cpu["tests"].extend(tuple(row) for row in cpu["tests"])
+
+
 def pytest_terminal_summary(terminalreporter):
-    """The run's CPU seconds (this process and the processes it started, which the wall
-    times of a shared machine inflate), and the heaviest tests by CPU."""
+    """The run's CPU seconds (this process, its workers under ``-n``, and the processes they
+    started, which the wall times of a shared machine inflate), and the heaviest tests."""
     if _cpu["start"] is None or not _cpu["tests"]:
         return
     own, children = (now - then for now, then in zip(_cpu_seconds(), _cpu["start"], strict=True))
+    if _cpu["workers"]:  # the workers' seconds as they counted them, not as reaped children
+        children = sum(worker["children"] for worker in _cpu["workers"])
+        own += sum(worker["own"] for worker in _cpu["workers"])
     terminalreporter.write_sep("=", "CPU seconds")
-    terminalreporter.write_line(f"{own + children:.1f} CPU s: {own:.1f} in pytest,"
+    workers = f" ({len(_cpu['workers'])} workers)" if _cpu["workers"] else ""
+    terminalreporter.write_line(f"{own + children:.1f} CPU s: {own:.1f} in pytest{workers},"
                                 f" {children:.1f} in the processes it started")
+    if _cpu["workers"]:  # on free cores the run takes about as long as its busiest worker
+        terminalreporter.write_line("per worker: " + ", ".join(
+            f"{worker['own'] + worker['children']:.1f}" for worker in _cpu["workers"]) + " CPU s")
     for seconds, nodeid in sorted(_cpu["tests"], reverse=True)[:15]:
         terminalreporter.write_line(f"{seconds:8.2f}s cpu {nodeid}")

@@ -22,6 +22,10 @@ jsonschema = pytest.importorskip("jsonschema")
 
 from beggar_search.cli import main  # noqa: E402
 
+# under pytest-xdist every test of this file runs on one worker: the module's ``printed``
+# (every command run once) is made once, not once per worker
+pytestmark = pytest.mark.xdist_group("json_schema")
+
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "docs" / "json-schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator
