@@ -72,17 +72,15 @@ def below_held(bits, bound, s0, s1, s2, s3):
 def below_from(bits, bound, state):
     """A uniform integer in [0, bound) from 32 random ``bits`` (Lemire's method, unbiased).
 
-    Redraws from ``state`` in the rare case the bits fall in the biased zone.
+    Redraws from ``state`` in the rare case the bits fall in the biased zone: ``below_held``
+    on the array's state, written back.
     """
-    low_mask = np.int64(0xFFFFFFFF)
-    product = bits * bound
-    low = product & low_mask
-    if low < bound:
-        threshold = ((low_mask + 1) - bound) % bound
-        while low < threshold:
-            product = ((next_u64(state) >> 32) & low_mask) * bound
-            low = product & low_mask
-    return product >> 32
+    value, s0, s1, s2, s3 = below_held(bits, bound, state[0], state[1], state[2], state[3])
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
+    return value
 
 
 @kernel

@@ -62,3 +62,26 @@ def test_held_draws_give_the_same_integers_redraws_included():
     plain = chunk_stream(6, 0)  # one word a draw, no redraws: the redraw path was taken
     _words(plain, len(bounds), np.zeros(len(bounds), dtype=np.int64))
     assert held.tolist() != plain.tolist()
+
+
+def _lemire(words, bounds):
+    """Lemire's unbiased draw in plain Python, on a list of xoshiro words: the reference the
+    kernels' draws are checked against."""
+    mask, stream, out = 0xFFFFFFFF, iter(words), []
+    for bound in bounds:
+        product = ((next(stream) >> 32) & mask) * bound
+        if (product & mask) < bound:
+            threshold = ((mask + 1) - bound) % bound
+            while (product & mask) < threshold:
+                product = ((next(stream) >> 32) & mask) * bound
+        out.append(product >> 32)
+    return out
+
+
+def test_draws_are_lemire_s_redraws_included():
+    bounds = [2, 3, 52, 37, (1 << 30) + 1, (1 << 30) + 3, (1 << 31) - 1] * 300
+    words = np.zeros(4 * len(bounds), dtype=np.int64)
+    _words(chunk_stream(6, 0), len(words), words)
+    drawn = np.zeros(len(bounds), dtype=np.int64)
+    _draws(chunk_stream(6, 0), np.array(bounds, dtype=np.int64), drawn)
+    assert drawn.tolist() == _lemire(words.tolist(), bounds)
