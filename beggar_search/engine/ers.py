@@ -26,7 +26,7 @@ from numba.extending import overload
 
 from ..cards.ranked import RANK_VALUES
 from ..cards.slaps import POLICIES
-from ..jit import inlined_kernel, kernel
+from ..jit import kernel
 from . import batch, rules
 from .exact import ExactScratch
 from .random import next_u64
@@ -175,12 +175,6 @@ def play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
     As ``rules.play_trick`` (same arrays, same counters; ``pile`` holds the cards laid and
     who laid them), plus the slap.  Returns ``(taker, slapped)``.
     """
-    return _play_trick(hands, head, size, hashes, out, info, pile, slaps, stream)
-
-
-@inlined_kernel
-def _play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
-    """``play_trick``: ``rules.trick_with`` on this game's ``SlapPlay``."""
     return rules.trick_with(SlapPlay(slaps, stream), hands, head, size, hashes, out, info,
                             pile)
 

@@ -121,7 +121,7 @@ def game_is(game, kind) -> bool:
 def _game_trick(game, hands, head, size, hashes, out, info, pile):
     if game_is(game, Bmn):
         def trick(game, hands, head, size, hashes, out, info, pile):
-            return _play_trick(hands, head, size, hashes, out, info, pile)
+            return trick_with(game, hands, head, size, hashes, out, info, pile)[0]
         return trick
     return None
 
@@ -369,23 +369,18 @@ def play_trick(hands, head, size, hashes, out, info, pile):
     is scratch space (2, CAPACITY); on return ``pile[0, :n]`` holds the n cards
     of the pile as laid and ``pile[1, :n]`` who laid each.
     """
-    return _play_trick(hands, head, size, hashes, out, info, pile)
-
-
-@inlined_kernel
-def _play_trick(hands, head, size, hashes, out, info, pile):
-    """``play_trick``, inlined where it is called: in ``game_trick``, the game loop's."""
     return trick_with(Bmn(), hands, head, size, hashes, out, info, pile)[0]
 
 
 @inlined_kernel
 def trick_with(game, hands, head, size, hashes, out, info, pile):
     """One trick of the game ``game`` (``GameScratch.game``), written once for both games:
-    after each card laid, ``slap_after`` says who slaps and takes the pile (-1: nobody;
-    never in Beggar-my-neighbour), and ``card_value`` reads the card's penalty value (a
-    Beggar-my-neighbour card is its value; a ratscrew card a rank).  Both are resolved from
-    the type of ``game`` when a kernel compiles and inlined, so Beggar-my-neighbour's trick
-    compiles to what it was before.  Returns (who took the pile, whether by a slap)."""
+    after each card laid, ``slap_shows`` says whether the pile may be slapped (never in
+    Beggar-my-neighbour) and ``slap_taker`` who slaps and takes it (-1: nobody), and
+    ``card_value`` reads the card's penalty value (a Beggar-my-neighbour card is its value;
+    a ratscrew card a rank), from what ``slap_check`` read once a trick.  All are resolved
+    from the type of ``game`` when a kernel compiles and inlined, so Beggar-my-neighbour's
+    trick compiles to what it was before.  Returns (who took the pile, whether by a slap)."""
     current, players_in, players, gone = trick_start(out, info)
     check = slap_check(game)  # read once a trick: not an array taken from ``game`` a card
     pile_len = 0
