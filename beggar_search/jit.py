@@ -24,8 +24,13 @@ import threading
 from pathlib import Path
 
 import numba
-from numba.core import config
-from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
+from numba.core import config, sigutils
+from numba.core.caching import (
+    CompileResultCacheImpl,
+    FunctionCache,
+    IndexDataCacheFile,
+    UserProvidedCacheLocator,
+)
 
 CACHE_HINT = "set NUMBA_CACHE_DIR to a writable folder to keep compiled kernels"
 _said = set()
@@ -111,6 +116,38 @@ class _PackageCacheImpl(CompileResultCacheImpl):
         c for c in CompileResultCacheImpl._locator_classes if c is not UserProvidedCacheLocator)]
 
 
+class KeyedCacheFile(IndexDataCacheFile):
+    """Numba's index and data files of one kernel, each compiled signature in a data file
+    named by a digest of its key (signature and machine), not by the first free number.
+
+    Numba numbers the data files from the index it read: two processes compiling the same
+    kernel for two signatures at once (the suite's two workers, two searches started
+    together on a cold cache) both read the index, both take the next number, and the
+    index can end up naming, for one signature, the file the other process wrote. Numba
+    then loads the wrong compilation, and the call fails to type ("Known signatures: ...",
+    seen in CI) or, from Python, runs code compiled for other types. Named by its key, a
+    signature's file only ever holds that signature: a save another process overwrites in
+    the index is only compiled again."""
+
+    def __init__(self, cache_path, filename_base, source_stamp):
+        super().__init__(cache_path, filename_base, source_stamp)
+        self._filename_base = filename_base
+
+    def data_name(self, key) -> str:
+        """The data file of the signature ``key``: the same in every process."""
+        digest = hashlib.sha256(repr(key).encode()).hexdigest()[:20]
+        return f"{self._filename_base}.{digest}.nbc"
+
+    def save(self, key, data):
+        """Save the compilation ``data`` of ``key`` in its own file, then name it in the index."""
+        name = self.data_name(key)
+        self._save_data(name, data)  # the data first: the index never names a missing file
+        overloads = self._load_index()
+        if overloads.get(key) != name:
+            overloads[key] = name
+            self._save_index(overloads)
+
+
 class TolerantCache(FunctionCache):
     """Numba's cache of one kernel, whose failure to save (a full disk) is one line naming
     the folder, not the command's end: the kernel just compiled is used unsaved.
@@ -125,8 +162,18 @@ class TolerantCache(FunctionCache):
 
     def __init__(self, py_func):
         super().__init__(py_func)
-        index = self._cache_file
-        index._source_stamp = (index._source_stamp, SOURCES_DIGEST)
+        self._cache_file = KeyedCacheFile(self._cache_path, self._impl.filename_base,
+                                          (self._impl.locator.get_source_stamp(),
+                                           SOURCES_DIGEST))
+
+    def load_overload(self, sig, target_context):
+        """The kernel compiled for ``sig``, or None; never one compiled for other types (a
+        cache written by an older version, or by Numba's own numbering, may hold one)."""
+        compiled = super().load_overload(sig, target_context)
+        args, _ = sigutils.normalize_signature(sig)
+        if compiled is not None and tuple(compiled.signature.args) != tuple(args):
+            return None
+        return compiled
 
     def save_overload(self, sig, data):
         """Save a compiled kernel; a failure (a full disk) is said once on stderr, not raised."""

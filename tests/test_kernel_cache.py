@@ -75,3 +75,61 @@ def test_a_clone_elsewhere_loads_the_kernels_another_clone_compiled(tmp_path):
         counts.append(tuple(int(x) for x in result.stdout.split()))
     assert counts == [(0, 1), (1, 0)]  # compiled in one clone, loaded in the other
     assert (tmp_path / "cache" / "by-package" / "beggar_search").is_dir()
+
+
+def _twice(x):
+    return x + x
+
+
+def _cached_twice():
+    import numba
+
+    from beggar_search.jit import TolerantCache
+
+    dispatcher = numba.njit(_twice)
+    dispatcher._cache = TolerantCache(_twice)
+    return dispatcher
+
+
+def test_a_kernel_is_never_loaded_for_other_types(tmp_path, monkeypatch):
+    """An index naming, for one signature, the data file of another (Numba's numbering when
+    two processes save two signatures at once: CI's 'Known signatures' failure) compiles
+    that signature again; it never loads the other compilation."""
+    from numba.core import config, types
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    first = _cached_twice()
+    assert first(2) == 4 and first(1.5) == 3.0
+    index = first._cache._cache_file
+    overloads = index._load_index()
+    by_args = {tuple(key[0]): key for key in overloads}
+    assert set(by_args) == {(types.int64,), (types.float64,)}
+    overloads[by_args[(types.int64,)]] = overloads[by_args[(types.float64,)]]
+    index._save_index(overloads)
+
+    second = _cached_twice()
+    assert second(2) == 4 and isinstance(second(2), int)
+    assert second.signatures == [(types.int64,)]
+    assert sum(second.stats.cache_hits.values()) == 0
+    third = _cached_twice()  # the int64 compilation was saved again, under its own name
+    assert third(2) == 4 and sum(third.stats.cache_hits.values()) == 1
+
+
+def test_two_processes_saving_two_signatures_at_once_keep_each_its_own(tmp_path, monkeypatch):
+    """Both read the index before either saved, and the first one's data file is written
+    last (Numba's numbering gives both the same file: the index then names, for float64,
+    the int64 compilation). Each signature's file is its own: the index (the last one
+    saved) names only the right data, at worst forgetting one."""
+    from beggar_search.jit import KeyedCacheFile
+
+    first, second, fresh = (KeyedCacheFile(str(tmp_path), "kernel-1", "stamp") for _ in "abc")
+    for stale in (first, second):
+        monkeypatch.setattr(stale, "_load_index", lambda: {})
+    late = []
+    monkeypatch.setattr(first, "_save_data", lambda name, data: late.append((name, data)))
+    first.save(("int64",), "compiled for int64")
+    second.save(("float64",), "compiled for float64")
+    KeyedCacheFile._save_data(first, *late[0])  # the first process's data, written last
+    assert fresh.load(("float64",)) == "compiled for float64"
+    assert fresh.load(("int64",)) in ("compiled for int64", None)
+    assert len(list(tmp_path.glob("kernel-1.*.nbc"))) == 2
