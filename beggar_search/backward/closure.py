@@ -224,6 +224,24 @@ def _matching(store, count, header):
     return hits[:found]
 
 
+@kernel
+def _sequences_at(keys, indices, powers, players, n_cards, reverse):
+    """The card sequences (hands in player order, or in reverse order) of the stored states
+    at ``indices``, each of ``n_cards`` cards, one row each."""
+    out = np.zeros((indices.shape[0], n_cards), dtype=np.uint8)
+    flat = np.zeros((players, CAPACITY), dtype=np.uint8)
+    sizes = np.zeros(players, dtype=np.int64)
+    for row in range(indices.shape[0]):
+        unpack_state(keys[indices[row]], flat, sizes, powers)
+        at = 0
+        for q in range(players):
+            p = players - 1 - q if reverse else q
+            for i in range(sizes[p]):
+                out[row, at] = flat[p, i]
+                at += 1
+    return out
+
+
 class StateSet:
     """The packed states found so far, their depths, and the hash table over them."""
 
@@ -267,6 +285,12 @@ class StateSet:
         sizes = np.zeros(self.players, dtype=np.int64)
         leader = unpack_state(self.keys[index], flat, sizes, self.step.powers)
         return [[int(c) for c in flat[p, : sizes[p]]] for p in range(self.players)], int(leader)
+
+    def sequences_at(self, indices: np.ndarray, n_cards: int, reverse: bool = False) -> np.ndarray:
+        """The states at ``indices`` (each of ``n_cards`` cards) as card sequences, one row
+        each: the hands in player order (``reverse``: the last player's first)."""
+        return _sequences_at(self.keys, np.asarray(indices, dtype=np.int64), self.step.powers,
+                             self.players, n_cards, reverse)
 
     def indices_with_header(self, sizes: Sequence[int], leader: int) -> np.ndarray:
         """Where the states with these hand ``sizes`` and ``leader`` are stored."""

@@ -222,7 +222,10 @@ class State:
     def hand(self, player: int) -> list[int]:
         """Player ``player``'s cards, top first."""
         size, head = int(self.size[player]), int(self.head[player])
-        return [int(self.hands[player, (head + i) & RING]) for i in range(size)]
+        row, end = self.hands[player], head + size
+        if end <= CAPACITY:
+            return row[head:end].tolist()
+        return row[head:].tolist() + row[: end - CAPACITY].tolist()  # round the ring
 
     def hand_list(self) -> list[list[int]]:
         """Every player's cards, top first."""

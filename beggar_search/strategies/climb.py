@@ -149,21 +149,25 @@ class ClimbStrategy(Strategy):
         store, complete, _ = backward_closure(states, self.deck.size, self.closure_states, None,
                                               step=self.step, start_depths=to_end)
         split = self.deck.split(self.players)
-        found: dict[tuple[int, ...], int] = {}
+        rows, depths = [], []
         for leader in (0, 1) if self.mirrors else (0,):
-            for index in store.indices_with_header(split, leader):
-                state, _ = store.hands_at(int(index))
-                # player 2 to lead: the mirrored fair deal plays the same game
-                deal = _joined(state if leader == 0 else state[::-1])
-                found[deal] = max(found.get(deal, 0), int(store.depth[index]))
+            indices = store.indices_with_header(split, leader)
+            # player 2 to lead: the mirrored fair deal (hands swapped) plays the same game
+            rows.append(store.sequences_at(indices, self.deck.size, reverse=leader == 1))
+            depths.append(store.depth[indices])
+        every, depth = np.concatenate(rows), np.concatenate(depths)
         if not self.own_states:  # runs stored before: the parent's own later states left out
-            for h, lead in states:
-                if lead == 0 and tuple(map(len, h)) == split:
-                    found.pop(_joined(h), None)
-        every = sorted(found)
-        if self.deepest:
-            every = sorted(every, key=lambda deal: -found[deal])[: self.deepest]
-        return every, (set(found) if complete else set())
+            own = {_joined(h) for h, lead in states if lead == 0 and tuple(map(len, h)) == split}
+            keep = np.array([deal not in own for deal in map(tuple, every.tolist())], dtype=bool)
+            every, depth = every[keep], depth[keep]
+        # each deal once (sorted), with the longest game found for it
+        deals, which = np.unique(every, axis=0, return_inverse=True)
+        longest = np.zeros(len(deals), dtype=np.int64)
+        np.maximum.at(longest, which.reshape(-1), depth)
+        found = set(map(tuple, deals.tolist())) if complete else set()
+        if self.deepest:  # the longest first, ties in deal order
+            deals = deals[np.argsort(-longest, kind="stable")[: self.deepest]]
+        return list(map(tuple, deals.tolist())), found
 
     def _parents(self, rows: np.ndarray, longest: np.ndarray) -> list[np.ndarray]:
         """The deals to extend: the ``extend`` longest; with ``distinct_families``, the

@@ -126,6 +126,23 @@ def test_a_closure_knows_every_state_s_tricks_to_the_end():
     assert chosen[0] == fair[NESSLER]
 
 
+def test_a_closure_s_states_read_as_card_sequences_are_their_hands():
+    """``sequences_at`` (the climber's fair deals, read at once) gives each stored state's
+    hands in player order, or with the hands swapped (the mirrored deal)."""
+    states = trajectory(Deal.parse(NESSLER).hands)[:-1]
+    store, _, _ = backward_closure(states, 52, 20_000, None)
+    for leader in (0, 1):
+        indices = store.indices_with_header((26, 26), leader)
+        assert len(indices) > 50
+        for reverse in (False, True):
+            rows = store.sequences_at(indices, 52, reverse=reverse)
+            for index, row in zip(indices, rows.tolist(), strict=True):
+                hands, found_leader = store.hands_at(int(index))
+                assert found_leader == leader
+                assert row == [c for hand in (hands[::-1] if reverse else hands) for c in hand]
+    assert store.sequences_at(indices[:0], 52).shape == (0, 52)
+
+
 def test_resume_after_interruption(tmp_path):
     full = tmp_path / "full.sqlite"
     with Store(full) as store:
