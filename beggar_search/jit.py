@@ -16,11 +16,13 @@ import atexit
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import signal
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import numba
@@ -116,6 +118,9 @@ class _PackageCacheImpl(CompileResultCacheImpl):
         c for c in CompileResultCacheImpl._locator_classes if c is not UserProvidedCacheLocator)]
 
 
+ORPHAN_SECONDS = 86_400.0  # a data file no index names is removed after a day
+
+
 class KeyedCacheFile(IndexDataCacheFile):
     """Numba's index and data files of one kernel, each compiled signature in a data file
     named by a digest of its key (signature and machine), not by the first free number.
@@ -139,13 +144,29 @@ class KeyedCacheFile(IndexDataCacheFile):
         return f"{self._filename_base}.{digest}.nbc"
 
     def save(self, key, data):
-        """Save the compilation ``data`` of ``key`` in its own file, then name it in the index."""
+        """Save the compilation ``data`` of ``key`` in its own file, then name it in the index;
+        data files the index no longer names and older than a day go (``prune``)."""
         name = self.data_name(key)
         self._save_data(name, data)  # the data first: the index never names a missing file
         overloads = self._load_index()
         if overloads.get(key) != name:
             overloads[key] = name
             self._save_index(overloads)
+        self.prune(set(overloads.values()))
+
+    def prune(self, named: set, older_than: float = ORPHAN_SECONDS) -> None:
+        """Remove this kernel's data files that the index does not name (compiled from
+        sources since edited, or upgraded away: Numba reused its numbers, names by key do
+        not repeat) and that are older than ``older_than`` seconds (a file just written by
+        another process, whose index save was lost, stays its day)."""
+        pattern = re.compile(re.escape(self._filename_base) + r"\.([0-9]+|[0-9a-f]{20})\.nbc")
+        now = time.time()
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(self._cache_path):
+                if pattern.fullmatch(entry.name) and entry.name not in named:
+                    with contextlib.suppress(OSError):
+                        if now - entry.stat().st_mtime > older_than:
+                            os.unlink(entry.path)
 
 
 class TolerantCache(FunctionCache):

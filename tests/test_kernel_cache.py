@@ -133,3 +133,33 @@ def test_two_processes_saving_two_signatures_at_once_keep_each_its_own(tmp_path,
     assert fresh.load(("float64",)) == "compiled for float64"
     assert fresh.load(("int64",)) in ("compiled for int64", None)
     assert len(list(tmp_path.glob("kernel-1.*.nbc"))) == 2
+
+
+def test_data_files_no_index_names_go_after_a_day(tmp_path):
+    """Compilations of edited or upgraded sources are removed once a day old, never another
+    kernel's files, a file the index names, nor one another process wrote just now."""
+    import os
+    import time
+
+    from beggar_search.jit import KeyedCacheFile
+
+    cache = KeyedCacheFile(str(tmp_path), "kernel-1.py311", "stamp")
+    cache.save(("int64",), "compiled for int64")
+    named = cache.data_name(("int64",))
+    old = time.time() - 2 * 86_400
+    files = {"stale": "kernel-1.py311.3.nbc",
+             "stale keyed": "kernel-1.py311.0123456789abcdef0123.nbc",
+             "fresh": "kernel-1.py311.fedcba9876543210fedc.nbc", "other": "kernel-10.py311.3.nbc",
+             "index": "kernel-1.py311.nbi"}
+    for what, name in files.items():
+        if what != "index":
+            (tmp_path / name).write_bytes(b"")
+        if what != "fresh":
+            os.utime(tmp_path / name, (old, old))
+    os.utime(tmp_path / named, (old, old))
+    cache.save(("float64",), "compiled for float64")
+    left = {path.name for path in tmp_path.iterdir()}
+    assert left == {named, cache.data_name(("float64",)), files["fresh"], files["other"],
+                    files["index"]}
+    assert KeyedCacheFile(str(tmp_path), "kernel-1.py311", "stamp").load(("int64",)) == (
+        "compiled for int64")
