@@ -183,9 +183,9 @@ class TolerantCache(FunctionCache):
 
     def __init__(self, py_func):
         super().__init__(py_func)
+        numbered = self._cache_file  # Numba's, with the stamp its locator just read
         self._cache_file = KeyedCacheFile(self._cache_path, self._impl.filename_base,
-                                          (self._impl.locator.get_source_stamp(),
-                                           SOURCES_DIGEST))
+                                          (numbered._source_stamp, SOURCES_DIGEST))
 
     def load_overload(self, sig, target_context):
         """The kernel compiled for ``sig``, or None; never one compiled for other types (a
