@@ -261,6 +261,40 @@ def run_search(method: str, truth: Truth, budget: int, seed: int, chunks: int,
     return outcome
 
 
+def run_as_typed(method: str, truth: Truth, budget: int, seed: int, folder: Path) -> Outcome:
+    """The command exactly as a user types it: ``search METHOD --deck D --deals B --workers 1
+    --seed S`` (every other setting the command's default), scored from the results file it
+    writes: its leaderboard (``--top``'s default 100 places) against the truth.  The
+    climber's extension games come on top of the budget's random deals, as on the command
+    line; ``games`` counts every game it played."""
+    from beggar_search.cli import main as command
+
+    db = folder / f"{method}-{seed}.sqlite"
+    args = ["search", method, "--deck", truth.deck.spec, "--deals", str(budget),
+            "--workers", "1", "--seed", str(seed), "--db", str(db), "--quiet"]
+    started = time.process_time()
+    try:
+        command(args)
+    except SystemExit as end:
+        if end.code:
+            raise
+    outcome = Outcome(method, seed, budget, cpu=time.process_time() - started)
+    with Store(db) as store:
+        run = store.runs()[-1]
+        outcome.games = run.deals
+        for game in store.games(run.id, "longest"):
+            cards = int(game["cards"])
+            outcome.best = max(outcome.best, cards)
+            deal = Deal.parse(game["deal"], truth.deck)
+            place = truth.keys.get(bytes(deal.sequence))
+            if place is not None and place not in outcome.found:
+                outcome.found[place] = int(game["number"])
+                if cards == truth.longest and outcome.to_longest is None:
+                    outcome.to_longest = int(game["number"]) + 1
+    db.unlink()
+    return outcome
+
+
 def _mean(values) -> float | None:
     values = [v for v in values if v is not None]
     return float(np.mean(values)) if values else None
@@ -320,10 +354,12 @@ def goal_lines(rows: list[dict]) -> list[str]:
             high, mid = mine[1e-2], mine[1e-3]
             met = (high["found_longest"] * 8 >= 7 * high["seeds"]
                    and mid["found_longest"] * 2 >= mid["seeds"])
+            near = high["found_longest"] >= 0.9 * high["touch_bound"]
             lines.append(f"{method} {deck}: longest at 1e-2 in {high['found_longest']}/"
                          f"{high['seeds']}, at 1e-3 in {mid['found_longest']}/{mid['seeds']}:"
                          f" goal {'met' if met else 'not met'} (touch bound"
-                         f" {high['touch_bound']:.1f} and {mid['touch_bound']:.1f})")
+                         f" {high['touch_bound']:.1f} and {mid['touch_bound']:.1f}); at 1e-2"
+                         f" {'within' if near else 'not within'} 10% of the touch bound")
     return lines
 
 
@@ -351,8 +387,13 @@ def score(args) -> None:
         for fraction in budgets:
             budget = max(1, round(fraction * truth.census))
             for method in args.method or METHODS:
-                outcomes = [run_search(method, truth, budget, seed, args.chunks, settings)
-                            for seed in range(1, seeds + 1)]
+                if args.defaults:
+                    with tempfile.TemporaryDirectory() as folder:
+                        outcomes = [run_as_typed(method, truth, budget, seed, Path(folder))
+                                    for seed in range(1, seeds + 1)]
+                else:
+                    outcomes = [run_search(method, truth, budget, seed, args.chunks, settings)
+                                for seed in range(1, seeds + 1)]
                 row = summarise(truth, method, fraction, outcomes)
                 rows.append(row)
                 if args.json:
@@ -363,8 +404,11 @@ def score(args) -> None:
     table = markdown(rows)
     goals = "\n".join(f"- {line}" for line in goal_lines(rows))
     load = " ".join(f"{x:.2f}" for x in __import__("os").getloadavg())
-    text = (f"{table}\n\n{goals}\n\nclimber settings {settings or 'defaults'}, "
-            f"{args.chunks} chunks a budget; load average {load}\n")
+    how = ("the commands as a user types them (--deck, --deals, --workers 1, --seed; every "
+           "other setting its default; games past the budget credited: the climber's "
+           "extension comes on top)" if args.defaults else
+           f"climber settings {settings or 'defaults'}, {args.chunks} chunks a budget")
+    text = f"{table}\n\n{goals}\n\n{how}; load average {load}\n"
     if not args.json:
         print(text)
     if args.out:
@@ -421,6 +465,9 @@ def main(argv=None) -> None:
     table.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="a climber setting (extend=8, closure_states=200000, ...)")
     table.add_argument("--quick", action="store_true", help="2 decks, 2 seeds, 2 budgets")
+    table.add_argument("--defaults", action="store_true",
+                       help="score each command as a user types it (--deck, --deals, "
+                            "--workers 1, --seed), not the benchmark's chunks and cut")
     table.add_argument("--json", action="store_true")
     table.add_argument("--out", default=None, help="also write the table here")
     table.set_defaults(handler=score)

@@ -297,6 +297,9 @@ class ChunkSummary:
     move_stats: list[dict] = field(default_factory=list)  # the factory's tries by move kind
     links: list[tuple[str, str]] = field(default_factory=list)  # the factory: cycle -> known one
     top_families: list = field(default_factory=list)  # merging.Family of each top game (or [])
+    # the histogram of the chunk's uniform random sample where that is only part of its
+    # games (the climber's random deals); None where it is all of them or none
+    sample_histogram: np.ndarray | None = None
 
     @classmethod
     def of_tries(cls, recorder, players: int, tries: int, loops: int,

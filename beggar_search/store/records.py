@@ -117,6 +117,8 @@ class ChunkRecord:
     cycles: tuple[CycleRecord, ...] = field(default=())  # cycles met as states
     move_stats: tuple[dict, ...] = field(default=())  # the factory's tries by move kind
     links: tuple[tuple[str, str], ...] = field(default=())  # the factory: cycle -> known one
+    # (cards, games) of the chunk's random sample, where it is only part of its games
+    sample_histogram: tuple[tuple[int, int], ...] = field(default=())
 
     @classmethod
     def from_summary(cls, chunk: int, summary: ChunkSummary, split: Sequence[int],
@@ -137,12 +139,15 @@ class ChunkRecord:
                                                        strict=True)
         ]
         bins = np.flatnonzero(summary.histogram)
+        sample = summary.sample_histogram
+        sample_bins = () if sample is None else np.flatnonzero(sample)
         return cls(chunk=chunk, deals=summary.deals, loops=summary.loops, caps=summary.caps,
                    cards=summary.cards, wins=tuple(int(w) for w in summary.wins),
                    seconds=summary.seconds,
                    histogram=tuple((int(b), int(summary.histogram[b])) for b in bins),
                    games=tuple(games), cycles=tuple(summary.cycles),
-                   move_stats=tuple(summary.move_stats), links=tuple(summary.links))
+                   move_stats=tuple(summary.move_stats), links=tuple(summary.links),
+                   sample_histogram=tuple((int(b), int(sample[b])) for b in sample_bins))
 
 
 def _notation(sequence: np.ndarray, split: Sequence[int], notation: Callable) -> str:

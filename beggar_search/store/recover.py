@@ -21,7 +21,8 @@ from pathlib import Path
 
 from .results import Store, StoreError
 
-TABLES = ("runs", "chunks", "games", "cycles", "moves", "links", "histogram")
+TABLES = ("runs", "chunks", "games", "cycles", "moves", "links", "histogram",
+          "sample_histogram")
 BATCH = 10_000  # rows inserted per statement batch
 MAX_ROWID = 1 << 63
 

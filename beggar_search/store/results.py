@@ -36,8 +36,9 @@ except ImportError:  # not a Unix: no name locks
     fcntl = None
 
 APPLICATION_ID = 0x42454747  # "BEGG" in the SQLite header
-SCHEMA_VERSION = 3  # 2: the cycle catalogue (generation, parent, move, mirror, in-tree);
-# 3: the merge family of each longest game
+SCHEMA_VERSION = 4  # 2: the cycle catalogue (generation, parent, move, mirror, in-tree);
+# 3: the merge family of each longest game; 4: the climber's random sample apart
+# (sample_histogram)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -133,6 +134,12 @@ CREATE TABLE IF NOT EXISTS histogram (
     count INTEGER NOT NULL,
     PRIMARY KEY (run_id, cards)
 );
+CREATE TABLE IF NOT EXISTS sample_histogram (  -- the climber's random deals alone (format 4)
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    cards INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (run_id, cards)
+);
 """
 
 SCHEMA_STATEMENTS = [statement for statement in SCHEMA.split(";") if statement.strip()]
@@ -162,7 +169,7 @@ class UnreadableRun(StoreError):
 
 
 # results format -> the beggar-search releases that write it
-SCHEMA_RELEASES = {1: "0.1", 2: "0.2", 3: "0.3"}
+SCHEMA_RELEASES = {1: "0.1", 2: "0.2", 3: "0.3", 4: "0.4"}
 # seconds a command waits for another process's lock before it gives up (a search that is
 # running waits as long as it takes, so that no finished chunk is dropped)
 LOCK_WAIT_VARIABLE = "BEGGAR_SEARCH_LOCK_WAIT"
@@ -690,6 +697,11 @@ class Store:
                 " DO UPDATE SET count = count + excluded.count",
                 [(run.id, cards, count) for cards, count in chunk.histogram],
             )
+            self.db.executemany(
+                "INSERT INTO sample_histogram VALUES (?, ?, ?) ON CONFLICT (run_id, cards)"
+                " DO UPDATE SET count = count + excluded.count",
+                [(run.id, cards, count) for cards, count in chunk.sample_histogram],
+            )
             new_cycles = [CycleNews(c.cycle, c.period_tricks, c.period_cards, c.state)
                           for c in chunk.cycles if self._write_cycle(run.id, c, chunk.chunk, now)]
             self.db.executemany(
@@ -940,8 +952,12 @@ class Store:
         return self.db.execute("SELECT count(*) FROM cycles WHERE run_id = ?",
                                (run_id,)).fetchone()[0]
 
-    def histogram(self, run_id: int) -> list[tuple[int, int]]:
-        """A run's game lengths: (cards, count) pairs, shortest first, each checked."""
+    def histogram(self, run_id: int, table: str = "histogram") -> list[tuple[int, int]]:
+        """A run's game lengths: (cards, count) pairs, shortest first, each checked;
+        ``table`` "sample_histogram": its random sample's alone, where it keeps them apart
+        (the climber's random deals; empty for a run stored before results format 4)."""
+        if table not in ("histogram", "sample_histogram"):
+            raise ValueError(f"no histogram table {table!r}")
         return [self._checked(run_id, readback.histogram_bin, tuple(row)) for row in
-                self.db.execute("SELECT cards, count FROM histogram WHERE run_id = ?"
+                self.db.execute(f"SELECT cards, count FROM {table} WHERE run_id = ?"
                                 " ORDER BY cards", (run_id,))]

@@ -52,6 +52,10 @@ class Strategy:
     of_cycles = False  # a search of cycles: it plays no whole games (no wins to count)
     counts_caps = True  # whether its summary counts the games stopped at ``max_tricks``
     number_label = "game no."  # what a leaderboard game's number is in the run
+    # which of its games are a uniform random sample of the deck's deals (the tail fit of
+    # ``odds`` reads them): "all" its games, "random" (the random deals of each chunk, kept
+    # apart in the store's sample histogram), or "none" (an enumeration, tried states)
+    sample = "none"
 
     @classmethod
     def prepare(cls, params: dict) -> dict:
@@ -129,6 +133,11 @@ class Strategy:
         """Play the chunk's games into ``recorder``; returns it."""
         raise NotImplementedError
 
+    def sample_histogram(self, job: ChunkJob):
+        """The lengths of the chunk's random sample when it is only part of its games
+        (``sample`` "random": an int64 histogram that ``play`` kept), else None."""
+        return None
+
     def record(self, job: ChunkJob, summary: ChunkSummary) -> ChunkRecord:
         """A finished chunk as the plain records the store keeps (deals numbered in the run)."""
         return ChunkRecord.from_summary(job.chunk, summary, self.deck.split(self.players),
@@ -141,6 +150,7 @@ class Strategy:
         started = time.perf_counter()
         recorder = self.play(job, new_recorder(self.board_size, self.deck.size))
         summary = ChunkSummary.from_recorder(recorder, self.players, top_k=self.top_k)
+        summary.sample_histogram = self.sample_histogram(job)
         summary.top_families = families(summary.top_deals, summary.top_rows,
                                         self.deck.split(self.players), self.slap_rules)
         summary.seconds = time.perf_counter() - started

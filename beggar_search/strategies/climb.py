@@ -42,6 +42,10 @@ from ..engine.random import chunk_stream
 from .base import ChunkJob, Strategy
 
 CLIMB_CHUNKS = 8  # random deals per chunk: this many of a random search's (docs/records.md)
+# a run of ``--deals`` B is extended at least this many times: its chunk is at most B / this
+# (what is extended follows the games played, not the default chunk: docs/records.md)
+EXTENSION_ROUNDS = 64
+SMALLEST_CHUNK = 1024  # random deals a chunk plays at the least (a budget's rounds allowing)
 DEFAULT_EXTEND = 8  # parents extended per chunk
 DEFAULT_CLOSURE_STATES = 200_000  # budget of each parent's backward search
 DEFAULT_DEEPEST = 64  # fair deals played per backward search: the longest in tricks
@@ -56,6 +60,16 @@ def start_sequence(text: str | None, deck, players: int, deal_class=Deal) -> np.
     if deal.players != players:
         raise DeckError(f"the start deal has {deal.players} hands, the run {players} players")
     return np.array(deal.sequence, dtype=np.uint8)
+
+
+def chunk_for_budget(default: int, deals: int | None) -> int:
+    """The climber's chunk for a budget of ``deals`` random deals (None: until stopped):
+    ``default``, or less, so that the run is extended at least ``EXTENSION_ROUNDS`` times
+    (a chunk of at least ``SMALLEST_CHUNK``, or the whole budget if smaller)."""
+    if not deals:
+        return default
+    rounds = -(-int(deals) // EXTENSION_ROUNDS)
+    return max(1, min(default, max(rounds, min(SMALLEST_CHUNK, int(deals)))))
 
 
 def _setting(params: dict, key: str, default: int) -> int:
@@ -81,13 +95,15 @@ class ClimbStrategy(Strategy):
     name = "climb"
     unit = "games"  # the random deals and the extension's games
     ends_at_plan = False  # it stores more than its chunks are planned with: the extension's
+    sample = "random"  # the random deals are a uniform sample, the extension's games are not
 
     @classmethod
     def prepare(cls, params: dict) -> dict:
         """The run's parameters with the random kernel, chunk size, ``extend`` and
         ``closure_states`` filled in."""
-        params = cls.with_random_kernel(params, lambda kernel: (
-            CLIMB_CHUNKS * kernel.chunk_size if kernel.chunk_size else cls.default_chunk))
+        params = cls.with_random_kernel(params, lambda kernel: chunk_for_budget(
+            CLIMB_CHUNKS * kernel.chunk_size if kernel.chunk_size else cls.default_chunk,
+            params.get("deals")))
         return {**params, "extend": _setting(params, "extend", DEFAULT_EXTEND),
                 "closure_states": _setting(params, "closure_states", DEFAULT_CLOSURE_STATES),
                 "mirrors": params.get("mirrors", _mirrors_apply(params)),
@@ -109,6 +125,7 @@ class ClimbStrategy(Strategy):
         self.deepest = _setting(params, "deepest", 0)  # runs stored before: every deal found
         self.start = start_sequence(params.get("start_deal"), self.deck, self.players,
                                     self.deal_class)
+        self._samples: dict[int, np.ndarray] = {}  # chunk -> its random deals' histogram
 
     @property
     def span(self) -> int:
@@ -169,6 +186,10 @@ class ClimbStrategy(Strategy):
             deals = deals[np.argsort(-longest, kind="stable")[: self.deepest]]
         return list(map(tuple, deals.tolist())), found
 
+    def sample_histogram(self, job: ChunkJob) -> np.ndarray | None:
+        """The lengths of the chunk's random deals alone (``play`` keeps them)."""
+        return self._samples.pop(job.chunk, None)
+
     def _parents(self, rows: np.ndarray, longest: np.ndarray) -> list[np.ndarray]:
         """The deals to extend: the ``extend`` longest; with ``distinct_families``, the
         ``extend`` longest of distinct families, a family and its mirror counting as one (a
@@ -192,6 +213,7 @@ class ClimbStrategy(Strategy):
         longest (and, in chunk 0, from the start deal); returns ``recorder``."""
         stream = chunk_stream(self.params["seed"], job.chunk)
         recorder = self.engine.random_chunk(stream, job.deals, recorder)
+        self._samples[job.chunk] = recorder.histogram.copy()
         _, rows, longest = batch.leaderboard(recorder)
         parents = self._parents(rows, longest)
         seen = {tuple(int(c) for c in deal) for deal in parents}

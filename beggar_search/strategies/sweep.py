@@ -17,6 +17,7 @@ class RandomStrategy(Strategy):
     """
 
     name = "random"
+    sample = "all"  # every game is a uniformly random deal
 
     @classmethod
     def prepare(cls, params: dict) -> dict:

@@ -66,6 +66,42 @@ def test_chunk_counts_every_game_and_board_replays(extra):
         assert summary.loops >= len(summary.loop_deals) > 0
 
 
+def test_the_sample_histogram_counts_the_random_deals_alone():
+    """The chunk's sample histogram holds its random deals' games only: the same as a random
+    search's chunk of that seed, while the whole histogram also counts the extension."""
+    job_params = params(deck="camicia", max_tricks=300)
+    summary = execute(ChunkJob("climb", 1, 3000, job_params))
+    random_params = strategy_for("random", {**job_params, "chunk_size": 3000}).params
+    random = execute(ChunkJob("random", 1, 3000, random_params))
+    assert summary.sample_histogram is not None
+    assert (summary.sample_histogram == random.histogram).all()
+    assert summary.histogram.sum() > summary.sample_histogram.sum() > 0
+    assert (summary.histogram >= summary.sample_histogram).all()
+
+
+def test_a_run_stores_its_sample_apart(tmp_path):
+    with Store(tmp_path / "s.sqlite") as store:
+        driver.start(store, "climb", params(), 1, quiet=True)
+        run = store.runs()[0]
+        sample = store.histogram(run.id, "sample_histogram")
+        every = dict(store.histogram(run.id))
+    assert 9000 - run.loops <= sum(count for _, count in sample) <= 9000 < sum(every.values())
+    assert all(every[cards] >= count for cards, count in sample)
+
+
+@pytest.mark.parametrize(("deals", "chunk"), [(None, 8 << 21), (100_000, 1563),
+                                               (50_000, 1024), (500, 500),
+                                               (10**10, 8 << 21), (10**9, 15_625_000),
+                                               (20_000_000, 312_500)])
+def test_the_chunk_follows_the_budget(deals, chunk):
+    """A budget of random deals is extended at least EXTENSION_ROUNDS times (a chunk of at
+    least SMALLEST_CHUNK deals): what is extended follows the games played."""
+    prepared = ClimbStrategy.prepare({**params(deals=deals), "chunk_size": None})
+    assert prepared["chunk_size"] == chunk
+    given = ClimbStrategy.prepare({**params(deals=deals), "chunk_size": 777})
+    assert given["chunk_size"] == 777
+
+
 def test_extension_beats_its_parents():
     """The extended games are longer than the random deals they grew from."""
     job_params = params(extend=4, closure_states=20_000, top_k=10)
