@@ -19,4 +19,5 @@ def stored(path, run_id=None, cycle_fields_ignored=("found",)):
                 "loops": strip(store.games(run.id, "loops")),
                 "cycles": strip(store.cycles(run.id), cycle_fields_ignored),
                 "histogram": store.histogram(run.id),
+                "sample_histogram": store.histogram(run.id, "sample_histogram"),
                 "chunks": sorted(store.done_chunks(run.id))}
