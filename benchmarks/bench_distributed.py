@@ -1,7 +1,10 @@
 """Deals/s of a random search on a 2-worker Dask LocalCluster against the local driver.
 
     python benchmarks/bench_distributed.py results.json [--chunks N] [--chunk-size N]
-        [--engine bitboard|general]
+        [--engine bitboard|general] [--strategy random|climb] [--deck D]
+
+``--strategy climb`` times the climber (its games: random deals and the extension's) the
+same way: 2 Dask workers against 2 local workers, games per second.
 
 Both runs play the same deals (same seed, chunk size, deck and engine; by default the
 standard deck's fast kernel and its chunk size) with 2 workers and store
@@ -54,25 +57,25 @@ def run_figures(path: Path, wall: float, workers: int) -> dict:
     }
 
 
-def timed_run(path: Path, params: dict, factory) -> dict:
+def timed_run(path: Path, params: dict, factory, strategy: str = "random") -> dict:
     with Store(path) as store:
         started = time.perf_counter()
-        driver.start(store, "random", params, WORKERS, quiet=True, pool_factory=factory)
+        driver.start(store, strategy, params, WORKERS, quiet=True, pool_factory=factory)
         wall = time.perf_counter() - started
     return run_figures(path, wall, WORKERS)
 
 
-def chunk_overhead(params: dict, chunks: int) -> dict:
+def chunk_overhead(params: dict, chunks: int, strategy: str = "random") -> dict:
     """Round trip of one chunk at a time on a fresh 2-worker cluster, minus its work."""
     from distributed import Client, LocalCluster
 
     with (LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True,
                        dashboard_address=":0") as cluster,
           Client(cluster, set_as_default=False) as client):
-        client.run(warm_up, "random", params)
+        client.run(warm_up, strategy, params)
         trips, work = [], []
         for chunk in range(chunks + 1):
-            job = ChunkJob("random", chunk, params["chunk_size"], params)
+            job = ChunkJob(strategy, chunk, params["chunk_size"], params)
             started = time.perf_counter()
             summary = client.submit(execute, job, key=chunk_key("bench", chunk),
                                     pure=False).result()
@@ -98,22 +101,27 @@ def main() -> None:
     parser.add_argument("--engine", default=None,
                         help="bitboard (fast2, its old name) or general [default: fastest]")
     parser.add_argument("--overhead-chunks", type=int, default=10)
+    parser.add_argument("--strategy", choices=("random", "climb"), default="random")
+    parser.add_argument("--deck", default="standard")
     arguments = parser.parse_args()
-    params = STRATEGIES["random"].prepare(
-        {"deck": "standard", "players": 2, "seed": 2024, "top_k": 100, "max_tricks": None,
+    params = STRATEGIES[arguments.strategy].prepare(
+        {"deck": arguments.deck, "players": 2, "seed": 2024, "top_k": 100, "max_tricks": None,
          "chunk_size": arguments.chunk_size, "hours": None, "engine": arguments.engine})
     params["deals"] = arguments.chunks * params["chunk_size"]
     with tempfile.TemporaryDirectory() as folder:
-        local = timed_run(Path(folder, "local.sqlite"), params, driver.LocalPool)
+        local = timed_run(Path(folder, "local.sqlite"), params, driver.LocalPool,
+                          arguments.strategy)
         cluster = timed_run(Path(folder, "cluster.sqlite"), params,
-                            ClusterOptions(cluster=f"local:{WORKERS}").pool_factory())
-    overhead = chunk_overhead(params, arguments.overhead_chunks)
+                            ClusterOptions(cluster=f"local:{WORKERS}").pool_factory(),
+                            arguments.strategy)
+    overhead = chunk_overhead(params, arguments.overhead_chunks, arguments.strategy)
     report = {
         "benchmark": "distributed",
         "version": __version__,
         "machine": {"python": platform.python_version(), "processor": platform.machine(),
                     "cores": driver.default_workers()},
         "workers": WORKERS,
+        "strategy": arguments.strategy,
         "params": params,
         "local": local,
         "cluster": cluster,

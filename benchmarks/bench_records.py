@@ -46,6 +46,8 @@ other than the end).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import sys
 import tempfile
@@ -274,7 +276,8 @@ def run_as_typed(method: str, truth: Truth, budget: int, seed: int, folder: Path
             "--workers", "1", "--seed", str(seed), "--db", str(db), "--quiet"]
     started = time.process_time()
     try:
-        command(args)
+        with contextlib.redirect_stdout(io.StringIO()):  # the command's summary
+            command(args)
     except SystemExit as end:
         if end.code:
             raise
