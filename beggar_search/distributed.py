@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 
 from .errors import PoolLost, UserError
-from .pools import PoolFactory
+from .pools.protocol import PoolFactory
 from .strategies import ChunkJob, execute, warm_up
 
 log = logging.getLogger(__name__)

@@ -49,7 +49,7 @@ from tqdm import tqdm
 from . import __version__, compiling
 from .cards.params import game_of, slap_fields
 from .errors import PoolLost, UserError
-from .pools import Pool, PoolFactory
+from .pools.protocol import Pool, PoolFactory
 from .store import Run, Store, StoreError
 from .strategies import (
     PENDING,
