@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from beggar_search import __version__, driver
-from beggar_search.distributed import ClusterOptions, chunk_key
+from beggar_search.pools.dask import ClusterOptions, chunk_key
 from beggar_search.store import Store
 from beggar_search.strategies import STRATEGIES, ChunkJob, execute, warm_up
 

@@ -111,7 +111,7 @@ def test_resume_on_a_cluster_completes_a_local_run(tmp_path, capsys, scheduler):
 def test_a_killed_worker_loses_nothing_and_counts_nothing_twice(tmp_path, scheduler):
     from distributed import Client
 
-    from beggar_search.distributed import ClusterOptions
+    from beggar_search.pools.dask import ClusterOptions
 
     params = {"deck": "standard", "players": 2, "seed": 3, "top_k": 10, "max_tricks": None,
               "chunk_size": 16384, "hours": None, "deals": 30 * 16384,
@@ -183,7 +183,7 @@ def test_without_dask_the_cluster_options_say_what_to_install(tmp_path, capsys, 
 
 
 def test_importing_the_package_imports_no_dask():
-    code = ("import sys, beggar_search, beggar_search.cli, beggar_search.distributed;"
+    code = ("import sys, beggar_search, beggar_search.cli, beggar_search.pools.dask;"
             " print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True, timeout=60)

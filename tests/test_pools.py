@@ -4,11 +4,11 @@ import inspect
 
 import pytest
 
-from beggar_search import distributed, driver
-from beggar_search.pools import protocol
+from beggar_search import driver
+from beggar_search.pools import dask, protocol
 
 
-@pytest.mark.parametrize("pool", [driver.InlinePool, driver.LocalPool, distributed.DaskPool])
+@pytest.mark.parametrize("pool", [driver.InlinePool, driver.LocalPool, dask.DaskPool])
 def test_every_pool_keeps_the_protocol(pool):
     for method in ("submit", "wait", "close"):
         ours = inspect.signature(getattr(protocol.Pool, method)).parameters

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import click
 
-from ..distributed import ClusterOptions
+from ..pools.dask import ClusterOptions
 from .common import (
     CHUNK_SIZE,
     MAX_TRICKS,
@@ -79,7 +79,7 @@ def _checked_by(check: str):
 
     def callback(ctx, param, value):
         if value is not None:
-            from .. import distributed
+            from ..pools import dask as distributed
 
             try:
                 getattr(distributed, check)(value)

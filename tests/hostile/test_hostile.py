@@ -428,7 +428,7 @@ def test_numbers_and_addresses_out_of_range_create_no_run(cli, results, args):
 
 
 def test_scheduler_addresses_that_look_right_are_accepted():
-    from beggar_search.distributed import check_address
+    from beggar_search.pools.dask import check_address
 
     for address in ("tcp://10.0.0.5:8786", "10.0.0.5:8786", "tls://node-3.cluster:8786",
                     "tcp://[::1]:8786", "localhost"):

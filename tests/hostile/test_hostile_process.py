@@ -76,7 +76,7 @@ def test_the_local_cluster_lets_no_stranger_in(tmp_path):
     from distributed import Client
     from distributed.security import Security
 
-    from beggar_search.distributed import DaskPool
+    from beggar_search.pools.dask import DaskPool
 
     pool = DaskPool("random", params(seed=1, deals=100), local=True, local_workers=1)
     try:

@@ -28,9 +28,9 @@ import threading
 import time
 from dataclasses import dataclass
 
-from .errors import PoolLost, UserError
-from .pools.protocol import PoolFactory
-from .strategies import ChunkJob, execute, warm_up
+from ..errors import PoolLost, UserError
+from ..strategies import ChunkJob, execute, warm_up
+from .protocol import PoolFactory
 
 log = logging.getLogger(__name__)
 
@@ -332,7 +332,7 @@ class DaskPool:
         import dask
         from distributed import Client, LocalCluster
 
-        from .driver import default_workers, quiet_resource_tracker, terminal_signals_ignored
+        from ..driver import default_workers, quiet_resource_tracker, terminal_signals_ignored
 
         self.cluster = None
         security = None
