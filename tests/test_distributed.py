@@ -13,6 +13,7 @@ from storeview import stored
 
 from beggar_search import driver
 from beggar_search.cli import main
+from beggar_search.pools.local import InlinePool
 from beggar_search.store import Store
 
 pytestmark = pytest.mark.distributed
@@ -81,7 +82,7 @@ def test_enumeration_on_a_scheduler_matches_local(tmp_path, capsys, scheduler):
     assert len(local["cycles"]) == 2
 
 
-class StopAfter(driver.InlinePool):
+class StopAfter(InlinePool):
     """Local worker that acts as if Ctrl-C came after a few chunks."""
 
     def __init__(self, workers, name, params):

@@ -6,9 +6,10 @@ import pytest
 
 from beggar_search import driver
 from beggar_search.pools import dask, protocol
+from beggar_search.pools.local import InlinePool, LocalPool
 
 
-@pytest.mark.parametrize("pool", [driver.InlinePool, driver.LocalPool, dask.DaskPool])
+@pytest.mark.parametrize("pool", [InlinePool, LocalPool, dask.DaskPool])
 def test_every_pool_keeps_the_protocol(pool):
     for method in ("submit", "wait", "close"):
         ours = inspect.signature(getattr(protocol.Pool, method)).parameters
@@ -24,7 +25,7 @@ def test_every_pool_is_made_the_same_way():
     """A ``PoolFactory``: ``(workers, strategy name, params)``."""
     made = list(inspect.signature(protocol.PoolFactory.__call__).parameters)
     assert made == ["self", "workers", "name", "params"]
-    for pool in (driver.InlinePool, driver.LocalPool):
+    for pool in (InlinePool, LocalPool):
         assert list(inspect.signature(pool.__init__).parameters) == made
 
 

@@ -85,7 +85,7 @@ class Hours(click.ParamType):
 
 def local_workers(workers: int | None) -> int:
     """``--workers`` for local processes: all cores by default, never absurdly many."""
-    from ..driver import default_workers
+    from ..pools.processes import default_workers
 
     cores = default_workers()
     if workers is None:

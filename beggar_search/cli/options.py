@@ -47,11 +47,12 @@ class RunOptions:
     def pool(self):
         """``(pool_factory, workers)`` for the driver: local worker processes (even for
         one worker: the parent then answers signals and --hours at once), or the cluster."""
-        from .. import driver
+        from ..pools.local import LocalPool
+        from ..pools.processes import default_workers
 
-        factory = self.cluster.pool_factory(self.workers) or driver.LocalPool
+        factory = self.cluster.pool_factory(self.workers) or LocalPool
         if self.cluster.enabled:
-            return factory, self.workers or driver.default_workers()
+            return factory, self.workers or default_workers()
         return factory, local_workers(self.workers)
 
 
@@ -143,7 +144,7 @@ def options_object(cls, options):
     def decorate(function):
         @functools.wraps(function)
         def command(*args, **kwargs):
-            from ..driver import working_folder
+            from ..pools.processes import working_folder
 
             working_folder()  # workers start in it: a deleted one is said before any work
             values = {name: kwargs.pop(name) for name in names}

@@ -332,7 +332,7 @@ class DaskPool:
         import dask
         from distributed import Client, LocalCluster
 
-        from ..driver import default_workers, quiet_resource_tracker, terminal_signals_ignored
+        from .processes import default_workers, quiet_resource_tracker, terminal_signals_ignored
 
         self.cluster = None
         security = None

@@ -27,6 +27,7 @@ from storeview import stored
 
 from beggar_search import driver
 from beggar_search.cli import main
+from beggar_search.pools.local import InlinePool
 from beggar_search.store import Store
 
 
@@ -310,7 +311,7 @@ def test_a_lost_scheduler_is_one_line_naming_db_and_run(tmp_path):
     from beggar_search.errors import UserError
     from beggar_search.pools.dask import DaskPool
 
-    class SchedulerGone(driver.InlinePool):
+    class SchedulerGone(InlinePool):
         """DaskPool's own wait on a cluster whose scheduler died: every future cancelled."""
 
         def __init__(self, workers, name, params):
@@ -401,7 +402,7 @@ def test_a_run_out_of_time_before_any_chunk_is_stopped_not_done(tmp_path, monkey
     marked done with nothing tried, and resume of a done run does nothing."""
     import time
 
-    class NeverFinishes(driver.InlinePool):
+    class NeverFinishes(InlinePool):
         def wait(self, futures, timeout):
             time.sleep(min(timeout, 0.05))
             return set(), set(futures)
