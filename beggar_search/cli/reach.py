@@ -5,8 +5,8 @@ import re
 import click
 
 from .. import compiling
+from ..backward.reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
 from ..cards.deck import Deal, parse_state
-from ..reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
 from .common import STATES, UserError, deck_option, emit, json_option, open_store, parse_deck
 from .game import GameChoice, game_options
 from .options import db_option

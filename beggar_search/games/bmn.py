@@ -84,7 +84,7 @@ class BmnCycles:
     @staticmethod
     def reach(hands, leader: int, deck, max_states: int):
         """The in-tree of the cycle the state plays into (``reach.reach_state``)."""
-        from ..reach import reach_state
+        from ..backward.reach import reach_state
 
         return reach_state(hands, leader, deck, max_states=max_states)
 
@@ -96,7 +96,7 @@ class BmnCycles:
     @staticmethod
     def warm_up() -> None:
         """Compile the backward search and the replay of a fair looping deal (Casella's)."""
-        from ..reach import reach_state
+        from ..backward.reach import reach_state
 
         casella = Deal.parse(CASELLA)
         reach_state([list(h) for h in casella.hands], 0, max_states=3000)

@@ -93,7 +93,7 @@ class ErsCycles:
     def reach(self, hands, leader: int, deck, max_states: int):
         """The in-tree of the cycle the state plays into, searched backwards under the
         run's slap rules (``reach.reach_state``; fair deals in ranks)."""
-        from ..reach import reach_state
+        from ..backward.reach import reach_state
 
         return reach_state(hands, leader, deck, max_states=max_states,
                            slap_rules=self.slap_rules)

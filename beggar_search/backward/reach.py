@@ -20,13 +20,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
-from .backward.closure import BMN_STEP, Step, backward_closure, ers_step
-from .cards.deck import Deal, Deck, DeckError, format_hands
-from .cards.params import BMN, ERS
-from .cards.ranked import RankedDeal, RankedDeck, format_ranked_hands
-from .cards.slaps import SlapRules
-from .engine import ers_game
-from .engine.game import as_deal, play_state, state_cycle
+from ..cards.deck import Deal, Deck, DeckError, format_hands
+from ..cards.params import BMN, ERS
+from ..cards.ranked import RankedDeal, RankedDeck, format_ranked_hands
+from ..cards.slaps import SlapRules
+from ..engine import ers_game
+from ..engine.game import as_deal, play_state, state_cycle
+from .closure import BMN_STEP, Step, backward_closure, ers_step
 
 DEFAULT_MAX_STATES = 20_000_000
 
