@@ -40,11 +40,18 @@ sys.path.insert(0, str(Path(__file__).parent))
 import numpy as np
 from bench_report import finish
 
+from beggar_search.bench.speed import (
+    SEED,
+    Timing,
+    Workload,
+    enumeration_start,
+    time_one,
+    time_parallel,
+)
 from beggar_search.cards.deck import Deck, unrank_sequence
 from beggar_search.engine import bitboard
 from beggar_search.engine.bits import PACK_MASK
 from beggar_search.gpu import engine as gpu
-from beggar_search.speed import SEED, Timing, Workload, enumeration_start, time_one, time_parallel
 
 WORKLOADS = (("standard", "random"), ("camicia", "enumerate"))
 SECONDS_PER_DAY = 86400.0

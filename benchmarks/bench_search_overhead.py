@@ -46,11 +46,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_report import finish
 
 from beggar_search import driver
+from beggar_search.bench.speed import Workload, time_one
 from beggar_search.cards.deck import STANDARD
 from beggar_search.engine.batch import new_recorder
 from beggar_search.engine.random import chunk_stream
 from beggar_search.pools.local import InlinePool, LocalPool
-from beggar_search.speed import Workload, time_one
 from beggar_search.store import Store
 from beggar_search.strategies import STRATEGIES, execute, strategy_for
 from beggar_search.strategies.base import ChunkJob
