@@ -209,7 +209,7 @@ def family_data(store: Store, run_id: int | None = None) -> dict:
     found when it holds more than ``SPRING_MOST``; islands in a grid, biggest first.  A
     kick's edge joins two islands (kicks cross between them).
     """
-    from .store.family import islands
+    from .store.cycle_families import islands
 
     run = store.run(run_id)
     rows = store.cycles(run.id)

@@ -14,7 +14,7 @@ from ..cards.params import game_of
 from ..driver import summarise
 from ..long_families import FAMILY_KEYS, by_family
 from ..outfile import atomic_output, check_output
-from ..store.family import fair_reached, islands
+from ..store.cycle_families import fair_reached, islands
 from ..strategies.units import strategy_class, unit_of
 from .common import (
     ROWS,

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from beggar_search import Deal, Deck, driver, play
 from beggar_search.cli import cli, main
 from beggar_search.store import Store
-from beggar_search.store.family import islands
+from beggar_search.store.cycle_families import islands
 from beggar_search.store.results import SCHEMA_VERSION
 from beggar_search.strategies import PENDING, FactoryStrategy, execute
 from beggar_search.strategies import factory as factory_module

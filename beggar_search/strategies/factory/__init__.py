@@ -53,7 +53,7 @@ from ...engine.game import cycle_key, cycle_name
 from ...engine.kernels import RANDOM, choose
 from ...engine.random import chunk_stream
 from ...games.bmn import BMN_CYCLES, cycle_game
-from ...store.family import figures
+from ...store.cycle_families import figures
 from ...store.records import CATALOGUED, MET, CycleRecord, InTree
 from ..base import PENDING, ChunkJob, Strategy
 
