@@ -529,7 +529,7 @@ def long_families_data(store: Store, run_id: int | None = None,
                        shown: int = FAMILIES_SHOWN) -> dict:
     """A run's longest games by merge family (``long_families``): for each of the ``shown``
     best families, the lengths of its games on the leaderboard and its mirror family."""
-    from .long_families import by_family
+    from .store.merge_families import by_family
 
     run = store.run(run_id)
     games = store.games(run.id, "longest")

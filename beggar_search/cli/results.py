@@ -12,9 +12,9 @@ import click
 
 from ..cards.params import game_of
 from ..driver import summarise
-from ..long_families import FAMILY_KEYS, by_family
 from ..outfile import atomic_output, check_output
 from ..store.cycle_families import fair_reached, islands
+from ..store.merge_families import FAMILY_KEYS, by_family
 from ..strategies.units import strategy_class, unit_of
 from .common import (
     ROWS,
