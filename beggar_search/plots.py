@@ -15,10 +15,10 @@ import numpy as np
 
 from .cards.deck import Deal, Deck
 from .cards.params import describe, game_of, slap_fields
-from .compiling import plural
 from .engine.game import as_deal, trace
 from .outfile import atomic_output
 from .store import Store
+from .text import plural
 
 INSTALL_HINT = "plotting needs matplotlib: pip install 'beggar-search[plot]'"
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}

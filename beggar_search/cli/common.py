@@ -12,6 +12,7 @@ from ..cards.deck import Deck, DeckError
 from ..cards.params import BMN, describe, game_of
 from ..errors import UserError
 from ..strategies.units import strategy_class
+from ..text import plural
 from .vocabulary import summary_record
 
 
@@ -161,11 +162,6 @@ def open_store(path, create: bool = True, writing: bool | None = None):
                      on_warning=lambda text: say(f"beggar-search: warning: {text}", err=True))
     except StoreError as error:
         raise UserError(str(error)) from None
-
-
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """``1 cycle``, ``2,576 cycles``: a count with its noun, thousands separated."""
-    return compiling.plural(count, noun, nouns)
 
 
 def summary_text(summary: dict) -> str:

@@ -44,7 +44,6 @@ import numpy as np
 
 from ...cards.deck import Deck, DeckError
 from ...cards.params import deck_of, game_of
-from ...compiling import plural
 from ...cycles import kept as cycles
 from ...cycles import moves, perturb, walk
 from ...engine import batch, rules
@@ -55,6 +54,7 @@ from ...engine.random import chunk_stream
 from ...games.bmn import BMN_CYCLES, cycle_game
 from ...store.cycle_families import figures
 from ...store.records import CATALOGUED, MET, CycleRecord, InTree
+from ...text import plural
 from ..base import PENDING, ChunkJob, Strategy
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
