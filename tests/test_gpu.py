@@ -200,7 +200,7 @@ def test_a_gpu_run_resumed_without_a_gpu_is_refused():
     if a_gpu_is_here():
         pytest.skip("a CUDA GPU is usable here")
     code = """
-from beggar_search.engine.kernels import Engine
+from beggar_search.chunk_engine import Engine
 from beggar_search.errors import UserError
 params = {"deck": "standard", "players": 2, "engine": "bitboard", "device": "gpu"}
 try:

@@ -100,8 +100,8 @@ def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = 
 def _play_pieces(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int,
                  asked: list) -> int:
     """``play``'s body, inside its Ctrl-C deferral (``asked``)."""
+    from ..chunk_engine import Engine
     from ..engine import baseline, batch
-    from ..engine.kernels import Engine
     from ..engine.random import chunk_stream
 
     deck = Deck.parse(workload.deck)
@@ -192,8 +192,8 @@ def time_parallel(workload: Workload, engine: str, n_deals: int, workers: int,
 def play_ers(deck, players: int, slap_rules, chunk: int, n_deals: int, seed: int = SEED) -> int:
     """Play ``n_deals`` random Egyptian ratscrew deals of ranked ``deck`` under ``slap_rules``
     (``slaps.SlapRules``); returns the cards laid."""
+    from ..chunk_engine import Engine
     from ..engine import batch
-    from ..engine.kernels import Engine
     from ..engine.random import chunk_stream
 
     engine = Engine(deck, players, 0, slaps=slap_rules)

@@ -9,8 +9,9 @@ from itertools import count
 
 from ..cards.params import ERS, deck_of, game_of, notation_of
 from ..cards.slaps import SlapRules
+from ..chunk_engine import Engine
 from ..engine.batch import ChunkSummary, Recorder, new_recorder
-from ..engine.kernels import RANDOM, Engine, choose, random_kernel
+from ..engine.kernels import RANDOM, choose, random_kernel
 from ..engine.merging import families
 from ..store.records import ChunkRecord
 from ..text import plural
