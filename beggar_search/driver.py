@@ -4,7 +4,7 @@ Only this (parent) process writes to the store, one transaction per chunk.  Work
 are local processes started with ``spawn`` (numba's threading layers are not
 fork-safe); the command line always plays in worker processes, so the parent is never
 inside a kernel and answers signals at once (``InlinePool``, chunks in the calling
-process, is for library callers and tests).
+process, is for library callers and tests; both in ``pools.local``).
 
 Stopping.  The first Ctrl-C, SIGTERM or SIGHUP (to the parent alone or to its whole
 process group, as ``timeout``, systemd and job schedulers send SIGTERM and a shell whose
@@ -16,7 +16,7 @@ deadline.  Either way every stored chunk is whole, the run is marked stopped (or
 when its time is up), and ``resume`` plays exactly the chunks that are missing.  Workers
 die with the parent: a ``kill -9`` of the parent leaves no orphans (and multiprocessing's
 resource tracker, which then unlinks the semaphores the parent left, does so without a
-warning: ``quiet_resource_tracker``).  A results file that cannot be written (a full
+warning: ``pools.processes.quiet_resource_tracker``).  A results file that cannot be written (a full
 disk) stops the run the same way, with one error line, and ``resume`` completes it once
 the file can be written.
 """

@@ -527,7 +527,7 @@ FAMILIES_SHOWN = 25  # families drawn by ``plot families``, best first
 
 def long_families_data(store: Store, run_id: int | None = None,
                        shown: int = FAMILIES_SHOWN) -> dict:
-    """A run's longest games by merge family (``long_families``): for each of the ``shown``
+    """A run's longest games by merge family (``store.merge_families``): for each of the ``shown``
     best families, the lengths of its games on the leaderboard and its mirror family."""
     from .store.merge_families import by_family
 

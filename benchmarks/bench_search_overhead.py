@@ -6,7 +6,7 @@ Each round times the same standard random sweep of N deals (2 players) built up 
 layer, interleaved, per second of the wall clock (a search's own rate is deals over its
 elapsed wall time):
 
-1. ``bench``: the fast path as ``beggar-search bench`` plays it (``speed.time_one``: 2**18
+1. ``bench``: the fast path as ``beggar-search bench`` plays it (``bench.speed.time_one``: 2**18
    deals a kernel call, a leaderboard of 10; its CPU-time rate is printed beside it);
 2. ``kernel``: the run's chunks (the random strategy's chunk size) through ``Engine``, a
    leaderboard of 100;

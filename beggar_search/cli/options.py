@@ -76,7 +76,7 @@ def db_option(function=None, *, help: str = "Results file."):
 
 
 def _checked_by(check: str):
-    """A click callback: ``distributed.<check>(value)`` raising ValueError is a bad option."""
+    """A click callback: ``pools.dask.<check>(value)`` raising ValueError is a bad option."""
 
     def callback(ctx, param, value):
         if value is not None:

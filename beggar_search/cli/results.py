@@ -118,7 +118,7 @@ def number_label(run) -> str:
 
 def by_family_rows(store, run, limit: int | None = None) -> list[dict]:
     """The best game of each merge family on a run's leaderboard, best first (``limit``
-    families at most), with the family's size and its mirror's (``long_families``)."""
+    families at most), with the family's size and its mirror's (``store.merge_families``)."""
     return by_family(store.iter_games(run.id, "longest"), run.params, limit)
 
 

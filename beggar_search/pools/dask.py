@@ -317,7 +317,7 @@ def __getattr__(attribute: str):
 
 
 class DaskPool:
-    """The driver's ``pools.Pool`` on a ``distributed.Client``.
+    """The driver's ``protocol.Pool`` on a ``distributed.Client``.
 
     ``scheduler``: connect to that address (checked first with ``probe_scheduler``);
     ``local``: start a ``LocalCluster`` of ``local_workers`` processes (default: one per

@@ -64,7 +64,7 @@ def _started() -> int:
 
 
 class LocalPool:
-    """A ``pools.Pool`` of worker processes on this machine (spawn), started and warmed up
+    """A ``protocol.Pool`` of worker processes on this machine (spawn), started and warmed up
     before the run's clock starts, as the parent's compile is: the run's time counts only
     its chunks.
 
@@ -159,7 +159,7 @@ class LocalPool:
 
 
 class InlinePool:
-    """A ``pools.Pool`` of one worker: chunks run in this process, one at a time, when
+    """A ``protocol.Pool`` of one worker: chunks run in this process, one at a time, when
     waited for."""
 
     def __init__(self, workers: int, name: str, params: dict):

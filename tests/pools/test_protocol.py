@@ -1,4 +1,4 @@
-"""The ``Pool`` protocol (``pools``): every pool the driver plays on keeps it."""
+"""The ``Pool`` protocol (``pools.protocol``): every pool the driver plays on keeps it."""
 
 import inspect
 
