@@ -1,9 +1,9 @@
 """Which kernel plays a chunk: every chunk kernel, and the one rule that picks among them.
 
-Strategies never name a kernel.  They ask an ``Engine`` (``chunk_engine``) to play a
-chunk of deals from a *source*: random deals (``RANDOM``), consecutive deal indices (``ENUMERATE``) or given
-deals (``SEQUENCES``); the engine plays it with the first kernel of ``KERNELS`` that
-serves that source for the run's deck and players.  The general engine
+Strategies never name a kernel.  They ask an ``Engine`` (``chunk_engine``) to play a chunk
+of deals from a *source*: random deals (``RANDOM``), consecutive deal indices
+(``ENUMERATE``) or given deals (``SEQUENCES``); the engine plays it with the first kernel
+of ``KERNELS`` that serves that source for the run's deck and players.  The general engine
 (``batch``/``rules``) serves every source for any deck, last, so there is always one.
 
 The kernels: ``BITBOARD`` (``engine/bitboard.py``: 2 players on bitboards, 16 games in
