@@ -11,7 +11,6 @@ once, in ``db_option``, for these and for the commands that read the results fil
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 import click
@@ -27,6 +26,7 @@ from .common import (
     json_option,
     local_workers,
 )
+from .gathered import gathered
 
 DEFAULT_DB = "beggar-search.sqlite"
 DB_VARIABLE = "BEGGAR_SEARCH_DB"  # the results file when --db is not given (docs/first-run.md)
@@ -139,24 +139,16 @@ def options_object(cls, options):
     """A decorator adding ``options`` (pairs of a name and a click option, in the order
     ``--help`` lists them) that passes the command one ``cls`` built from their values as
     ``options``.  An option named None is the command's own: its value passes through."""
-    names = [name for name, _ in options if name is not None]
 
-    def decorate(function):
-        @functools.wraps(function)
-        def command(*args, **kwargs):
-            from ..pools.processes import working_folder
+    def make(values: dict):
+        from ..pools.processes import working_folder
 
-            working_folder()  # workers start in it: a deleted one is said before any work
-            values = {name: kwargs.pop(name) for name in names}
-            cluster = ClusterOptions(scheduler=values.pop("scheduler"),
-                                     cluster=values.pop("cluster"))
-            return function(*args, options=cls(cluster=cluster, **values), **kwargs)
+        working_folder()  # workers start in it: a deleted one is said before any work
+        cluster = ClusterOptions(scheduler=values.pop("scheduler"),
+                                 cluster=values.pop("cluster"))
+        return cls(cluster=cluster, **values)
 
-        for _, option in reversed(options):
-            command = option(command)
-        return command
-
-    return decorate
+    return gathered(cls, "options", options, make)
 
 
 search_options = options_object(SearchOptions, SEARCH_OPTIONS)
