@@ -16,23 +16,9 @@ from .cards.params import BMN, ERS, deck_of, game_of
 from .cards.slaps import SlapRules
 from .engine import ers
 from .engine.batch import Recorder
-from .engine.bitboard import DRAW_PLACES, DRAW_SHUFFLE
-from .engine.kernels import (
-    BITBOARD,
-    ENUMERATE,
-    FAST2,
-    GENERAL,
-    RANDOM,
-    SEQUENCES,
-    Kernel,
-    choose,
-    random_kernel,
-)
+from .engine.kernels import ENUMERATE, GPU_DRAWS, RANDOM, SEQUENCES, Kernel, choose, random_kernel
 from .engine.rules import RESULT_LEN
 from .gpu import engine as gpu
-
-# the random kernels the GPU engine (``gpu/engine.py``) plays, and how each draws its deals
-GPU_DRAWS = {BITBOARD.name: DRAW_PLACES, FAST2.name: DRAW_PLACES, GENERAL.name: DRAW_SHUFFLE}
 
 
 class Engine:

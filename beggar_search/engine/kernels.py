@@ -149,6 +149,8 @@ ERS_KERNEL = Kernel(
     game=ERS,
 )
 KERNELS = (BITBOARD, FAST2, GENERAL, ERS_KERNEL)  # fastest first, per game
+# the random kernels the GPU engine (``gpu/engine.py``) plays, and how each draws its deals
+GPU_DRAWS = {BITBOARD.name: DRAW_PLACES, FAST2.name: DRAW_PLACES, GENERAL.name: DRAW_SHUFFLE}
 
 
 def choose(deck: Deck, players: int, source: str, game: str = BMN) -> Kernel:
