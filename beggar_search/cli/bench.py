@@ -12,10 +12,10 @@ import os
 import click
 
 from ..cards.deck import DeckError
+from ..vocabulary import bench_record
 from .common import BENCH_DEALS, UserError, deck_option, emit, json_option, parse_deck
 from .device import device_option, device_params
 from .game import GameChoice, game_options
-from .vocabulary import bench_record
 
 
 def measure(deck: str, players: int, source: str, n_deals: int, general_deals: int,

@@ -13,7 +13,7 @@ from ..cards.params import BMN, describe, game_of
 from ..errors import UserError
 from ..strategies.units import strategy_class
 from ..text import plural
-from .vocabulary import summary_record
+from ..vocabulary import summary_record
 
 
 class Range(click.IntRange):

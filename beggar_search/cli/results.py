@@ -16,6 +16,8 @@ from ..outfile import atomic_output, check_output
 from ..store.cycle_families import fair_reached, islands
 from ..store.merge_families import FAMILY_KEYS, by_family
 from ..strategies.units import strategy_class, unit_of
+from ..vocabulary import cycle_record, game_record, run_record, summary_record
+from ..vocabulary import iso_time as when
 from .common import (
     ROWS,
     RUN_ID,
@@ -29,8 +31,6 @@ from .common import (
     shown_name,
 )
 from .options import db_option
-from .vocabulary import cycle_record, game_record, run_record, summary_record
-from .vocabulary import iso_time as when
 
 
 def run_option(function):

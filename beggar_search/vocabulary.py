@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 
-from ..strategies.units import unit_of
+from .strategies.units import unit_of
 
 # rates and durations: the precision every --json rounds them to
 SECONDS_DIGITS = 3
