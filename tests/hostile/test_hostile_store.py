@@ -283,7 +283,7 @@ def test_an_export_for_spreadsheets_keeps_every_cell_as_text_and_plain_csv_stays
 
 
 def test_the_spreadsheet_cells():
-    from beggar_search.cli.results import for_spreadsheet
+    from beggar_search.exports import for_spreadsheet
 
     assert for_spreadsheet(HOSTILE) == '="' + HOSTILE.replace('"', '""') + '"'
     assert for_spreadsheet("-K-/J--") == '="-K-/J--"'
