@@ -1,12 +1,23 @@
-"""A run's exports: the columns of each table, its rows read one at a time, and the cell a
-spreadsheet shows exactly as written."""
+"""A run's exports: the columns of each table, its rows read one at a time, and the writers
+(``WRITERS``) that put them in a file.
+
+The seam: ``beggar-search export --format NAME`` looks its writer up in ``WRITERS``; the
+rows are the same for every writer (``table_rows``), and ``beggar_search.results`` hands
+them to Python as the JSON writers write them (``Table.json_row``).  A new format is one
+``Writer`` in the table: a function ``(target, rows, table, spreadsheet) -> rows written``.
+"""
 
 from __future__ import annotations
 
+import csv
+import json
 import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
-from .store.cycle_families import islands
+from .store.cycle_families import fair_reached, islands
 from .store.merge_families import FAMILY_KEYS, by_family
+from .vocabulary import cycle_record
 from .vocabulary import iso_time as when
 
 
@@ -81,3 +92,93 @@ def for_spreadsheet(value):
     if text.startswith(FORMULA_START) or NUMBER_LIKE.fullmatch(text):
         return '="' + text.replace('"', '""') + '"'
     return text
+
+
+@dataclass(frozen=True)
+class Table:
+    """Which table of a run an export writes: ``what`` (a key of ``EXPORTS``), the longest
+    games' best of each merge family instead (``by_family``), only the cycles a fair deal
+    reaches (``fair_only``)."""
+
+    what: str = "longest"
+    by_family: bool = False
+    fair_only: bool = False
+
+    @property
+    def columns(self) -> list[str]:
+        """The CSV's columns."""
+        return FAMILY_EXPORT if self.by_family else EXPORTS[self.what]
+
+    @property
+    def json_columns(self) -> list[str]:
+        """The keys of a JSON row: the CSV's columns, and the counts named as in every other
+        ``--json`` (docs/json.md)."""
+        return FAMILY_EXPORT if self.by_family else JSON_EXPORTS[self.what]
+
+    def json_row(self, row: dict) -> dict:
+        """A row as the JSON writers write it (and ``beggar_search.results`` returns it)."""
+        record = cycle_record(row) if self.what == "cycles" else row
+        return {key: record[key] for key in self.json_columns}
+
+
+def table_rows(store, run, table: Table) -> Iterator[dict]:
+    """The rows of ``table`` for ``run``, one at a time, as every writer takes them."""
+    rows = export_rows(store, run, table.what, table.by_family)
+    if table.fair_only:
+        rows = (row for row in rows if fair_reached(row))
+    return rows
+
+
+def write_csv(target, rows: Iterable[dict], table: Table, spreadsheet: bool = False) -> int:
+    """CSV with a header; ``spreadsheet``: every cell as a spreadsheet shows it exactly
+    (``for_spreadsheet``), else plain, for scripts."""
+    columns = table.columns
+    writer = csv.DictWriter(target, columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    written = 0
+    for row in rows:
+        if spreadsheet:
+            row = {key: for_spreadsheet(row[key]) for key in columns}
+        writer.writerow(row)
+        written += 1
+    return written
+
+
+def write_jsonl(target, rows: Iterable[dict], table: Table, spreadsheet: bool = False) -> int:
+    """One JSON object a line (what ``--json`` writes)."""
+    written = 0
+    for row in rows:
+        target.write(json.dumps(table.json_row(row)) + "\n")
+        written += 1
+    return written
+
+
+def write_json(target, rows: Iterable[dict], table: Table, spreadsheet: bool = False) -> int:
+    """One JSON list of the same objects, one a line, written as they are read."""
+    written = 0
+    for row in rows:
+        target.write(("[" if not written else ",\n ") + json.dumps(table.json_row(row)))
+        written += 1
+    target.write(("]" if written else "[]") + "\n")
+    return written
+
+
+@dataclass(frozen=True)
+class Writer:
+    """One export format: its writer, what it calls a row it wrote, and whether it takes
+    ``--for-spreadsheet``."""
+
+    write: Callable[..., int]
+    row_name: str
+    spreadsheet: bool = False
+
+    def said(self, written: int) -> str:
+        """``12 CSV rows``: what was written."""
+        return f"{written:,} {self.row_name}{'' if written == 1 else 's'}"
+
+
+WRITERS = {
+    "csv": Writer(write_csv, "CSV row", spreadsheet=True),
+    "json": Writer(write_json, "JSON object"),
+    "jsonl": Writer(write_jsonl, "JSON line"),
+}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import sys
 from contextlib import nullcontext
@@ -11,16 +10,8 @@ import click
 
 from ..cards.params import game_of
 from ..driver import summarise
-from ..exports import (
-    EXPORTS,
-    FAMILY_EXPORT,
-    JSON_EXPORTS,
-    by_family_rows,
-    export_rows,
-    for_spreadsheet,
-)
+from ..exports import EXPORTS, WRITERS, Table, by_family_rows, table_rows
 from ..outfile import atomic_output, check_output
-from ..store.cycle_families import fair_reached
 from ..strategies.units import strategy_class, unit_of
 from ..vocabulary import cycle_record, game_record, run_record, summary_record
 from ..vocabulary import iso_time as when
@@ -140,8 +131,12 @@ def write_list(rows, batch: int = 1000) -> None:
 @db_option
 @run_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="CSV file to write [default: stdout]; never a SQLite database, nor its"
+              help="File to write [default: stdout]; never a SQLite database, nor its"
                    " -wal, -shm or -journal.")
+@click.option("--format", "format_name", type=click.Choice(list(WRITERS)), default=None,
+              help="csv (a header, then a row a line), json (one list of objects) or jsonl"
+                   " (one object a line, as --json); the JSON keys are the CSV's columns"
+                   " (docs/json.md).  [default: csv]")
 @click.option("--for-spreadsheet", "spreadsheet", is_flag=True,
               help="CSV that spreadsheets open intact: text that starts with = + - @ (most"
                    " deals start with -) or looks like a number, and whole numbers past 15"
@@ -152,11 +147,18 @@ def write_list(rows, batch: int = 1000) -> None:
 @click.option("--by-family", is_flag=True,
               help="With --what longest: the best game of each merge family, with the"
                    " family's games on the board (members) and its mirror family's.")
-@json_option
-def export(what, db_path, run_id, out, spreadsheet, fair_only, by_family, as_json):
-    """Export a run's longest games, loops, cycles or length histogram as CSV."""
-    if spreadsheet and as_json:
-        raise UserError("--for-spreadsheet makes CSV; --json writes JSON: choose one")
+@click.option("--json", "as_json", is_flag=True,
+              help="The same as --format jsonl: one JSON object per line.")
+def export(what, db_path, run_id, out, format_name, spreadsheet, fair_only, by_family,
+           as_json):
+    """Export a run's longest games, loops, cycles or length histogram as CSV or JSON."""
+    if as_json and format_name not in (None, "jsonl"):
+        raise UserError(f"--json is --format jsonl, not --format {format_name}: choose one")
+    format_name = "jsonl" if as_json else (format_name or "csv")
+    writer = WRITERS[format_name]
+    if spreadsheet and not writer.spreadsheet:
+        said = "--json" if as_json else f"--format {format_name}"
+        raise UserError(f"--for-spreadsheet makes CSV; {said} writes JSON: choose one")
     if by_family and what != "longest":
         raise UserError("--by-family goes with --what longest")
     if fair_only and what != "cycles":
@@ -164,32 +166,11 @@ def export(what, db_path, run_id, out, spreadsheet, fair_only, by_family, as_jso
                         f" is a fair deal already), not --what {what}")
     if out:
         check_output(out, (db_path,))  # before any work: never the results file
-    written = 0
+    table = Table(what, by_family, fair_only)
     with open_store(db_path, create=False) as store:
-        run = store.run(run_id)
-        rows = export_rows(store, run, what, by_family)
-        columns = FAMILY_EXPORT if by_family else EXPORTS[what]
-        if fair_only:
-            rows = (row for row in rows if fair_reached(row))
+        rows = table_rows(store, store.run(run_id), table)
         with (atomic_output(out, (db_path,), newline="") if out
               else nullcontext(sys.stdout)) as target:
-            if as_json:
-                record = cycle_record if what == "cycles" else dict
-                keys = columns if by_family else JSON_EXPORTS[what]
-                for row in rows:
-                    row = record(row)
-                    target.write(json.dumps({key: row[key] for key in keys}) + "\n")
-                    written += 1
-            else:
-                writer = csv.DictWriter(target, columns, extrasaction="ignore",
-                                        lineterminator="\n")
-                writer.writeheader()
-                for row in rows:
-                    if spreadsheet:
-                        row = {key: for_spreadsheet(row[key]) for key in columns}
-                    writer.writerow(row)
-                    written += 1
+            written = writer.write(target, rows, table, spreadsheet)
     if out:
-        kind = "JSON lines" if as_json else "CSV rows"
-        say(f"wrote {written:,} {kind if written != 1 else kind[:-1]} to {shown_name(out)}",
-            err=True)
+        say(f"wrote {writer.said(written)} to {shown_name(out)}", err=True)

@@ -101,7 +101,7 @@ def test_a_failed_export_leaves_the_old_file_as_it_was(results, tmp_path, monkey
     from click.testing import CliRunner
 
     from beggar_search.cli import cli
-    from beggar_search.cli import results as results_command
+    from beggar_search import exports
 
     out = tmp_path / "loops.csv"
     out.write_text("previous export\n")
@@ -113,7 +113,7 @@ def test_a_failed_export_leaves_the_old_file_as_it_was(results, tmp_path, monkey
         def writeheader(self):
             raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(results_command.csv, "DictWriter", FullDisk)
+    monkeypatch.setattr(exports.csv, "DictWriter", FullDisk)
     result = CliRunner().invoke(cli, ["export", "--db", str(results), "--out", str(out)])
     assert result.exit_code != 0
     assert out.read_text() == "previous export\n"
