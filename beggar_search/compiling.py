@@ -24,6 +24,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from .text import plural
+
 TICK = 0.5  # seconds between two readings of the counter on a terminal
 
 
@@ -100,11 +102,6 @@ def watch(what: str, quiet: bool = False) -> Watch:
         _installed.append(Listener())
         event.register("numba:compile", _installed[0])
     return WATCH
-
-
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """``1 kernel``, ``2 kernels``: a count with its noun, thousands separated."""
-    return f"{count:,} {noun if count == 1 else (nouns or noun + 's')}"
 
 
 def compiled_line() -> str | None:

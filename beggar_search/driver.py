@@ -4,7 +4,7 @@ Only this (parent) process writes to the store, one transaction per chunk.  Work
 are local processes started with ``spawn`` (numba's threading layers are not
 fork-safe); the command line always plays in worker processes, so the parent is never
 inside a kernel and answers signals at once (``InlinePool``, chunks in the calling
-process, is for library callers and tests).
+process, is for library callers and tests; both in ``pools.local``).
 
 Stopping.  The first Ctrl-C, SIGTERM or SIGHUP (to the parent alone or to its whole
 process group, as ``timeout``, systemd and job schedulers send SIGTERM and a shell whose
@@ -16,115 +16,45 @@ deadline.  Either way every stored chunk is whole, the run is marked stopped (or
 when its time is up), and ``resume`` plays exactly the chunks that are missing.  Workers
 die with the parent: a ``kill -9`` of the parent leaves no orphans (and multiprocessing's
 resource tracker, which then unlinks the semaphores the parent left, does so without a
-warning: ``quiet_resource_tracker``).  A results file that cannot be written (a full
+warning: ``pools.processes.quiet_resource_tracker``).  A results file that cannot be written (a full
 disk) stops the run the same way, with one error line, and ``resume`` completes it once
 the file can be written.
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import multiprocessing
-import os
 import shlex
 import signal
 import sqlite3
 import sys
-import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    Future,
-    InvalidStateError,
-    ProcessPoolExecutor,
-    wait,
-)
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
-from . import __version__, compiling
+from . import __version__
 from .cards.params import game_of, slap_fields
 from .errors import PoolLost, UserError
-from .pools import Pool, PoolFactory
+from .pools.local import InlinePool, LocalPool
+from .pools.processes import STOP_SIGNALS
+from .pools.protocol import Pool, PoolFactory
 from .store import Run, Store, StoreError
 from .strategies import (
     PENDING,
     STRATEGIES,
-    ChunkJob,
     Strategy,
-    execute,
     strategy_for,
-    warm_up,
 )
 from .strategies.units import strategy_class
 from .version import commit
 
-DEATH_UNNOTICED = 2.0  # seconds a dead worker may go unnoticed by the executor (see wait)
 CYCLE_LINES = 20  # "new cycle" lines a sitting prints; past them one line says so
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
-PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the kernel sends us when our parent dies
-# the signals that stop a run gracefully: workers ignore them, the parent decides
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 # tqdm's monitor is a thread per bar for bars updated rarely: ours are (per chunk), and a
 # thread that cannot start (a memory limit) made it warn
 tqdm.monitor_interval = 0
-# what a terminal sends a whole process group (Ctrl-C, the hang-up of a dropped session)
-TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGHUP)
-
-
-def quiet_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker (once) with its stderr on /dev/null.
-
-    When the parent is killed (``kill -9``) the tracker unlinks the semaphores of the
-    workers' queues that the parent could not, and then warned of "leaked semaphore
-    objects" on the terminal, long after the kill: noise, as the cleaning is done.  It
-    ignores a hang-up too (it ignores Ctrl-C and SIGTERM itself): one that killed it made
-    the parent start another, which printed a traceback for each semaphore it was told of.
-    """
-    from multiprocessing import resource_tracker
-
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 2)
-        os.close(devnull)
-        with terminal_signals_ignored():
-            resource_tracker.ensure_running()  # keeps the fd 2 and the ignoring it starts with
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
-@contextlib.contextmanager
-def terminal_signals_ignored():
-    """Keep Ctrl-C and SIGHUP from the processes started in the block, and hold the parent's.
-
-    The main thread blocks them for the block: processes (and threads) started in it inherit
-    the blocked mask, which survives exec, so a signal to the whole group leaves them to the
-    parent.  The parent's own signal waits: it is recorded (or pending) and acted on by the
-    handler in place before once the block ends, never dropped (an ignored one was: a Ctrl-C
-    while a local cluster started was lost and the search ran on).
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    heard = []
-    saved = {sig: signal.signal(sig, lambda signum, frame: heard.append(signum))
-             for sig in TERMINAL_SIGNALS}
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, TERMINAL_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one pending is heard here
-        for sig, handler in saved.items():
-            signal.signal(sig, handler)
-        for signum in dict.fromkeys(heard):
-            signal.raise_signal(signum)  # to the handler in place before
 
 
 class TerminalGone:
@@ -150,185 +80,6 @@ class TerminalGone:
 
     def __getattr__(self, name: str):
         return getattr(self.stream, name)
-
-
-def working_folder() -> str:
-    """The working folder; a ``UserError`` saying so when it has been deleted (worker
-    processes start in it, and a relative results file lives there)."""
-    try:
-        return os.getcwd()
-    except FileNotFoundError:
-        try:
-            where = os.readlink("/proc/self/cwd").removesuffix(" (deleted)")
-        except OSError:
-            where = os.environ.get("PWD", "the working folder")
-        raise UserError(f"the working folder {where} no longer exists (deleted?): cd to a"
-                        " folder that exists and run the command again") from None
-
-
-def _die_with(parent: int) -> None:
-    """Exit as soon as process ``parent`` is gone, even in the middle of a kernel.
-
-    On Linux the kernel itself kills us (``PR_SET_PDEATHSIG``); elsewhere a thread polls,
-    which works whenever a kernel releases the interpreter between chunks.
-    """
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        armed = libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        armed = False
-    if os.getppid() != parent:  # the parent died before we could ask
-        os._exit(1)
-    if not armed:
-        def watch() -> None:
-            while os.getppid() == parent:
-                time.sleep(1.0)
-            os._exit(1)
-
-        threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-def _worker_init(name: str, params: dict, parent: int, compiled, ready) -> None:
-    for sig in STOP_SIGNALS:  # the parent decides how to stop
-        signal.signal(sig, signal.SIG_IGN)
-    _die_with(parent)
-    compiled.wait()  # the parent has compiled and cached the kernels: only load them
-    warm_up(name, params)
-    ready.release()  # this worker's kernels are loaded: the parent may start the clock
-
-
-def _started() -> int:
-    """What ``LocalPool`` submits to start a worker: nothing (the worker's process id)."""
-    return os.getpid()
-
-
-class LocalPool:
-    """A ``pools.Pool`` of worker processes on this machine (spawn), started and warmed up
-    before the run's clock starts, as the parent's compile is: the run's time counts only
-    its chunks.
-
-    A worker's start (an interpreter, the imports, its kernels loaded from the cache) takes
-    about 0.8 s of a core; counted in the run's time it cost a quarter of the rate of a
-    one-worker run of 8 M deals (``benchmarks/bench_search_overhead.py``).  The workers
-    start their interpreters and imports while the parent compiles (or loads) the kernels,
-    and load them from the cache once it has.
-    """
-
-    def __init__(self, workers: int, name: str, params: dict):
-        self.workers = workers
-        self.death_seen = None  # when wait first found a worker dead
-        quiet_resource_tracker()
-        context = multiprocessing.get_context("spawn")
-        compiled, ready = context.Event(), context.Semaphore(0)
-        self.executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=context,
-            initializer=_worker_init, initargs=(name, params, os.getpid(), compiled, ready))
-        try:
-            # each submit while no worker is idle spawns one: all of them start now, deaf to
-            # a Ctrl-C or hang-up of the terminal from the start (the compile below may be
-            # interrupted while they import)
-            with terminal_signals_ignored():
-                starts = [self.executor.submit(_started) for _ in range(workers)]
-            # compile and cache once here (in a thread: Ctrl-C is answered at once), so that
-            # workers only load the cache
-            compiling.warm(warm_up, name, params)
-            compiled.set()
-            compiling.warm(self._wait_ready, ready, starts)
-        except BaseException:
-            self.close()
-            raise
-
-    def _wait_ready(self, ready, starts: list[Future]) -> None:
-        """Wait until every worker has loaded its kernels; a ``UserError`` when one died."""
-        for _ in range(self.workers):
-            while not ready.acquire(timeout=0.1):
-                failed = next((f for f in starts if f.done() and f.exception()), None)
-                if failed is not None or self._a_worker_died():
-                    raise UserError("a worker process died while it started"
-                                    f" ({failed.exception() if failed else 'killed'})")
-
-    def submit(self, job: ChunkJob) -> Future:
-        """Start ``job`` on a worker; a pool broken by a dead worker gives a failed future."""
-        try:
-            return self.executor.submit(execute, job)
-        except BrokenProcessPool as error:  # a worker died since the last wait
-            future = Future()
-            future.set_exception(error)
-            return future
-
-    def wait(self, futures: set, timeout: float) -> tuple[set, set]:
-        """The futures finished within ``timeout``, and those pending; the pending ones fail
-        when a worker died and the executor has not noticed."""
-        finished, pending = wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
-        if finished or not self._a_worker_died():
-            return finished, pending
-        # A worker killed while it wrote a result leaves half a message in the result pipe;
-        # the executor's thread then waits for the rest and never marks the pool broken, so
-        # the chunks in flight would never end.  When it has not noticed the death for a
-        # while (it does within milliseconds otherwise), end them here.
-        self.death_seen = self.death_seen or time.monotonic()
-        if time.monotonic() - self.death_seen < DEATH_UNNOTICED or self.executor._broken:
-            return finished, pending
-        for future in pending:
-            try:
-                future.set_exception(BrokenProcessPool("a worker process died"))
-            except InvalidStateError:  # the executor got there after all
-                pass
-        # its thread, woken when close() ends the pipe, would fail them a second time
-        self.executor._pending_work_items.clear()
-        return set(futures), set()
-
-    def _a_worker_died(self) -> bool:
-        processes = list((self.executor._processes or {}).values())  # no public way
-        return any(process.exitcode is not None for process in processes)
-
-    def close(self) -> None:
-        """Stop the workers at once; chunks still running or waiting are dropped."""
-        processes = list(self.executor._processes.values())  # no public way to stop them
-        results = self.executor._result_queue
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.kill()  # they ignore SIGTERM
-        for process in processes:
-            process.join(timeout=5)
-        # A worker killed while it wrote a result leaves half a message in the result pipe,
-        # and the executor's thread would wait for the rest forever (and the interpreter for
-        # that thread at exit): closing our writing end lets that read end in EOF instead.
-        results._writer.close()
-
-
-class InlinePool:
-    """A ``pools.Pool`` of one worker: chunks run in this process, one at a time, when
-    waited for."""
-
-    def __init__(self, workers: int, name: str, params: dict):
-        self.workers = 1
-        self.queue = []
-        compiling.warm(warm_up, name, params)
-
-    def submit(self, job: ChunkJob) -> Future:
-        """Queue ``job``; it runs when waited for."""
-        future = Future()
-        self.queue.append((future, job))
-        return future
-
-    def wait(self, futures: set, timeout: float) -> tuple[set, set]:
-        """Run the oldest queued job here: its future (with its result or error) and the rest."""
-        future, job = self.queue.pop(0)
-        try:
-            future.set_result(execute(job))
-        except Exception as error:  # reported by the driver, as a worker's would be
-            future.set_exception(error)
-        return {future}, set(futures) - {future}
-
-    def close(self) -> None:
-        """Nothing to close: the pool has no processes."""
-        pass
-
-
-def default_workers() -> int:
-    """Number of CPU cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
 def make_pool(pool_factory: PoolFactory | None, workers: int, name: str, params: dict) -> Pool:

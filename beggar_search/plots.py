@@ -15,10 +15,10 @@ import numpy as np
 
 from .cards.deck import Deal, Deck
 from .cards.params import describe, game_of, slap_fields
-from .compiling import plural
 from .engine.game import as_deal, trace
 from .outfile import atomic_output
 from .store import Store
+from .text import plural
 
 INSTALL_HINT = "plotting needs matplotlib: pip install 'beggar-search[plot]'"
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
@@ -209,7 +209,7 @@ def family_data(store: Store, run_id: int | None = None) -> dict:
     found when it holds more than ``SPRING_MOST``; islands in a grid, biggest first.  A
     kick's edge joins two islands (kicks cross between them).
     """
-    from .store.family import islands
+    from .store.cycle_families import islands
 
     run = store.run(run_id)
     rows = store.cycles(run.id)
@@ -527,9 +527,9 @@ FAMILIES_SHOWN = 25  # families drawn by ``plot families``, best first
 
 def long_families_data(store: Store, run_id: int | None = None,
                        shown: int = FAMILIES_SHOWN) -> dict:
-    """A run's longest games by merge family (``long_families``): for each of the ``shown``
+    """A run's longest games by merge family (``store.merge_families``): for each of the ``shown``
     best families, the lengths of its games on the leaderboard and its mirror family."""
-    from .long_families import by_family
+    from .store.merge_families import by_family
 
     run = store.run(run_id)
     games = store.games(run.id, "longest")

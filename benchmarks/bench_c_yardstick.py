@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 import numpy as np
 from bench_report import C_FLAGS, build_c, finish
 
+from beggar_search.bench.speed import SEED, Workload, time_one
 from beggar_search.cards.deck import STANDARD
 from beggar_search.engine import baseline, bitboard, rules
 from beggar_search.engine.random import chunk_stream
-from beggar_search.speed import SEED, Workload, time_one
 
 SOURCE = Path(__file__).resolve().parent / "c_yardstick" / "beggar.c"
 FLAGS = C_FLAGS

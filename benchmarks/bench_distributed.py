@@ -33,7 +33,9 @@ import time
 from pathlib import Path
 
 from beggar_search import __version__, driver
-from beggar_search.distributed import ClusterOptions, chunk_key
+from beggar_search.pools.dask import ClusterOptions, chunk_key
+from beggar_search.pools.local import LocalPool
+from beggar_search.pools.processes import default_workers
 from beggar_search.store import Store
 from beggar_search.strategies import STRATEGIES, ChunkJob, execute, warm_up
 
@@ -109,7 +111,7 @@ def main() -> None:
          "chunk_size": arguments.chunk_size, "hours": None, "engine": arguments.engine})
     params["deals"] = arguments.chunks * params["chunk_size"]
     with tempfile.TemporaryDirectory() as folder:
-        local = timed_run(Path(folder, "local.sqlite"), params, driver.LocalPool,
+        local = timed_run(Path(folder, "local.sqlite"), params, LocalPool,
                           arguments.strategy)
         cluster = timed_run(Path(folder, "cluster.sqlite"), params,
                             ClusterOptions(cluster=f"local:{WORKERS}").pool_factory(),
@@ -119,7 +121,7 @@ def main() -> None:
         "benchmark": "distributed",
         "version": __version__,
         "machine": {"python": platform.python_version(), "processor": platform.machine(),
-                    "cores": driver.default_workers()},
+                    "cores": default_workers()},
         "workers": WORKERS,
         "strategy": arguments.strategy,
         "params": params,

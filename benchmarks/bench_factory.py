@@ -28,7 +28,7 @@ from census_truth import census_truth
 from beggar_search import driver
 from beggar_search.cards.deck import Deck
 from beggar_search.store import Store
-from beggar_search.store.family import islands
+from beggar_search.store.cycle_families import islands
 from beggar_search.strategies import FactoryStrategy, warm_up
 from beggar_search.strategies.factory import SEED_CHUNK_TRIES, SEED_ROUNDS
 

@@ -9,12 +9,12 @@ camicia deals (``search enumerate``: the camicia census).  For each, measured in
 - ``kernel``: the device alone on N deals drawn beforehand (``gpu.DevicePlayer.run``),
   wall clock: the GPU's ceiling; ``kernel_with_copies``: with the masks' copy up and the
   results' copy down;
-- ``engine``: the GPU engine in one process (``speed.time_one(..., "gpu")``: the CPU
+- ``engine``: the GPU engine in one process (``bench.speed.time_one(..., "gpu")``: the CPU
   draws the deals, the device plays them, the CPU records them), wall clock;
 - ``engine_workers``: the GPU engine on W processes sharing the device (``--gpu-workers``,
   default: every core), what ``search --device gpu --workers W`` does;
 - ``cpu``: the CPU fast path on every core (``--workers``, default all;
-  ``speed.time_parallel``), the figure the GPU has to beat.
+  ``bench.speed.time_parallel``), the figure the GPU has to beat.
 
 The census projection: every deal of camicia (``Deck.count_deals(2)``: 1.94e14) at the
 best GPU rate measured (the engine on W processes), and at the kernel's ceiling.  The
@@ -40,11 +40,18 @@ sys.path.insert(0, str(Path(__file__).parent))
 import numpy as np
 from bench_report import finish
 
+from beggar_search.bench.speed import (
+    SEED,
+    Timing,
+    Workload,
+    enumeration_start,
+    time_one,
+    time_parallel,
+)
 from beggar_search.cards.deck import Deck, unrank_sequence
 from beggar_search.engine import bitboard
 from beggar_search.engine.bits import PACK_MASK
 from beggar_search.gpu import engine as gpu
-from beggar_search.speed import SEED, Timing, Workload, enumeration_start, time_one, time_parallel
 
 WORKLOADS = (("standard", "random"), ("camicia", "enumerate"))
 SECONDS_PER_DAY = 86400.0

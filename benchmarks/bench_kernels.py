@@ -30,11 +30,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 import numpy as np
 from bench_report import finish
 
+from beggar_search.bench.speed import Workload, enumeration_start, time_one, time_parallel
 from beggar_search.cards.deck import Deck, unrank_sequence
+from beggar_search.chunk_engine import Engine
 from beggar_search.engine import bitboard, rules
-from beggar_search.engine.kernels import Engine, kernel_name
+from beggar_search.engine.kernels import kernel_name
 from beggar_search.engine.random import chunk_stream
-from beggar_search.speed import Workload, enumeration_start, time_one, time_parallel
 
 STANDARD_RANDOM = Workload("standard", 2, "random")
 WORKLOADS = [

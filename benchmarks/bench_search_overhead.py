@@ -6,7 +6,7 @@ Each round times the same standard random sweep of N deals (2 players) built up 
 layer, interleaved, per second of the wall clock (a search's own rate is deals over its
 elapsed wall time):
 
-1. ``bench``: the fast path as ``beggar-search bench`` plays it (``speed.time_one``: 2**18
+1. ``bench``: the fast path as ``beggar-search bench`` plays it (``bench.speed.time_one``: 2**18
    deals a kernel call, a leaderboard of 10; its CPU-time rate is printed beside it);
 2. ``kernel``: the run's chunks (the random strategy's chunk size) through ``Engine``, a
    leaderboard of 100;
@@ -46,10 +46,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_report import finish
 
 from beggar_search import driver
+from beggar_search.bench.speed import Workload, time_one
 from beggar_search.cards.deck import STANDARD
 from beggar_search.engine.batch import new_recorder
 from beggar_search.engine.random import chunk_stream
-from beggar_search.speed import Workload, time_one
+from beggar_search.pools.local import InlinePool, LocalPool
 from beggar_search.store import Store
 from beggar_search.strategies import STRATEGIES, execute, strategy_for
 from beggar_search.strategies.base import ChunkJob
@@ -128,15 +129,15 @@ def measure(n_deals: int, rounds: int, other: str | None = None) -> dict:
     params = run_params(n_deals)
     rates, ratios, cpu_rates, cpu_ratios = ({step: [] for step in names} for _ in range(4))
     with tempfile.TemporaryDirectory() as directory:
-        whole_run(run_params(1), directory, driver.InlinePool)  # compiled or loaded: untimed
+        whole_run(run_params(1), directory, InlinePool)  # compiled or loaded: untimed
         if other:
             cli(1, directory, other)  # the other tree's kernels compiled or loaded: untimed
         for number in range(rounds):
             bench = time_one(Workload(), "fast", n_deals)
             steps = {"kernel": lambda: n_deals / kernel_only(params),
                      "chunk": lambda: n_deals / chunks(params),
-                     "store": lambda: whole_run(params, directory, driver.InlinePool),
-                     "pool": lambda: whole_run(params, directory, driver.LocalPool),
+                     "store": lambda: whole_run(params, directory, InlinePool),
+                     "pool": lambda: whole_run(params, directory, LocalPool),
                      "cli": lambda: cli(n_deals, directory)}
             if other:
                 steps["other"] = lambda: cli(n_deals, directory, other)

@@ -27,14 +27,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 import numpy as np
 from bench_report import finish
 
+from beggar_search.bench.speed import Workload, time_one, time_parallel
 from beggar_search.cards.deck import STANDARD
-from beggar_search.speed import Workload, time_one, time_parallel
 
 STANDARD_RANDOM = Workload()
 
 START_UP = (
     "import time; t = time.perf_counter()\n"
-    "from beggar_search.speed import Workload, play\n"
+    "from beggar_search.bench.speed import Workload, play\n"
     "play(Workload(), 'fast', 0, 1000, 1)\n"
     "print(time.perf_counter() - t)\n"
 )

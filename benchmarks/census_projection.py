@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 import numpy as np
 from bench_report import finish
 
+from beggar_search.bench.speed import SEED, Workload, enumeration_start, time_one, time_parallel
 from beggar_search.cards.deck import Deck, unrank_sequence
 from beggar_search.engine import batch, bitboard
-from beggar_search.speed import SEED, Workload, enumeration_start, time_one, time_parallel
 
 OLD_REVISION = "9ab6b4d"  # the bitboard kernel before issue 21's speed work
 KERNEL_PATH = "beggar_search/engine/bitboard.py"

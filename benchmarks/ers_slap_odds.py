@@ -21,8 +21,8 @@ import numpy as np
 
 from beggar_search.cards.ranked import STANDARD_RANKED
 from beggar_search.cards.slaps import SlapRules
+from beggar_search.chunk_engine import Engine
 from beggar_search.engine import batch
-from beggar_search.engine.kernels import Engine
 from beggar_search.engine.random import chunk_stream
 
 CHUNK = 1 << 16

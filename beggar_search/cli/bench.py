@@ -12,18 +12,18 @@ import os
 import click
 
 from ..cards.deck import DeckError
+from ..vocabulary import bench_record
 from .common import BENCH_DEALS, UserError, deck_option, emit, json_option, parse_deck
 from .device import device_option, device_params
 from .game import GameChoice, game_options
-from .vocabulary import bench_record
 
 
 def measure(deck: str, players: int, source: str, n_deals: int, general_deals: int,
             workers: int, device: str = "cpu") -> dict:
     """All figures of ``beggar-search bench`` as one dict (``device`` gpu: the GPU engine
     too, on the same deals as the fast path, per second of the wall clock)."""
+    from ..bench.speed import Workload, time_one, time_parallel
     from ..engine.kernels import kernel_name
-    from ..speed import Workload, time_one, time_parallel
 
     workload = Workload(deck, players, source)
     fast = time_one(workload, "fast", n_deals)
@@ -72,7 +72,7 @@ def describe(data: dict) -> str:
 def measure_ers(deck_spec: str, players: int, n_deals: int, general_deals: int,
                 game: GameChoice) -> dict:
     """``bench --game ers``: the ratscrew kernel and the general engine, in one run."""
-    from ..speed import Workload, time_ers, time_one
+    from ..bench.speed import Workload, time_ers, time_one
 
     deck = game.deck(deck_spec)
     try:

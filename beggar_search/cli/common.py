@@ -12,7 +12,8 @@ from ..cards.deck import Deck, DeckError
 from ..cards.params import BMN, describe, game_of
 from ..errors import UserError
 from ..strategies.units import strategy_class
-from .vocabulary import summary_record
+from ..text import plural
+from ..vocabulary import summary_record
 
 
 class Range(click.IntRange):
@@ -85,7 +86,7 @@ class Hours(click.ParamType):
 
 def local_workers(workers: int | None) -> int:
     """``--workers`` for local processes: all cores by default, never absurdly many."""
-    from ..driver import default_workers
+    from ..pools.processes import default_workers
 
     cores = default_workers()
     if workers is None:
@@ -161,11 +162,6 @@ def open_store(path, create: bool = True, writing: bool | None = None):
                      on_warning=lambda text: say(f"beggar-search: warning: {text}", err=True))
     except StoreError as error:
         raise UserError(str(error)) from None
-
-
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """``1 cycle``, ``2,576 cycles``: a count with its noun, thousands separated."""
-    return compiling.plural(count, noun, nouns)
 
 
 def summary_text(summary: dict) -> str:

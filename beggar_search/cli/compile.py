@@ -15,6 +15,7 @@ import time
 import click
 
 from .. import compiling
+from ..text import plural
 from .common import say
 
 COMPILE_ONLY = "beggar_search.compile_only"  # ctx.meta key: ``search.launch`` warms, no run
@@ -71,8 +72,8 @@ def compile_kernels(ctx, everything, command):
         with cli.make_context("beggar-search", list(workload), parent=ctx) as sub:
             cli.invoke(sub)
         done = compiling.WATCH.done - before
-        how = (f"compiled {compiling.plural(done, 'kernel')}" if done else
+        how = (f"compiled {plural(done, 'kernel')}" if done else
                "already compiled (loaded from the cache)")
         say(f"{' '.join(workload)}: {how} in {time.monotonic() - clock:.1f} s", err=True)
-    say(f"beggar-search: {compiling.plural(len(workloads), 'workload')} ready in"
+    say(f"beggar-search: {plural(len(workloads), 'workload')} ready in"
         f" {time.monotonic() - started:.1f} s", err=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import asdict, dataclass
 
 import click
@@ -24,6 +23,7 @@ from ..strategies.factory import (
 )
 from .common import COUNT, STATES, Hours, UserError, deck_option, open_store
 from .game import GameChoice, game_options
+from .gathered import gathered
 from .options import search_options
 from .search import launch, players_option, run_params
 
@@ -88,15 +88,8 @@ class SeedOptions:
     seeding: str | None
 
 
-def seed_options(function):
-    """Pass the seeding options to the command as one ``SeedOptions``, ``seeding``."""
-
-    @functools.wraps(function)
-    def command(*args, **kwargs):
-        values = {name: kwargs.pop(name) for name in SeedOptions.__dataclass_fields__}
-        return function(*args, seeding=SeedOptions(**values), **kwargs)
-
-    return command
+# the seeding options, passed to the command as one ``SeedOptions``, ``seeding``
+seed_options = gathered(SeedOptions, "seeding")
 
 
 def _cycle_game(game: GameChoice, players: int):
@@ -107,15 +100,8 @@ def _cycle_game(game: GameChoice, players: int):
     return cycle_game({"players": players, **game.run_params(players, None, None)})
 
 
-def kick_options(function):
-    """Pass the kick options to the command as one ``KickOptions``, ``kick``."""
-
-    @functools.wraps(function)
-    def command(*args, **kwargs):
-        values = {name: kwargs.pop(name) for name in KickOptions.__dataclass_fields__}
-        return function(*args, kick=KickOptions(**values), **kwargs)
-
-    return command
+# the kick options, passed to the command as one ``KickOptions``, ``kick``
+kick_options = gathered(KickOptions, "kick")
 
 
 @click.command("factory")

@@ -8,7 +8,6 @@ searches that play Beggar-my-neighbour only.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import click
@@ -19,6 +18,7 @@ from ..cards.ranked import RankedDeck
 from ..cards.slaps import SlapRules
 from ..engine.ers import ODDS_CAP
 from .common import UserError
+from .gathered import gathered
 
 
 @dataclass(frozen=True)
@@ -74,21 +74,18 @@ GAME_OPTIONS = [
 ]
 
 
-def game_options(function):
-    """Add the game options; the command gets one ``GameChoice`` as ``game``."""
-    names = [name for name, _ in GAME_OPTIONS]
+def _game_choice(values: dict) -> GameChoice:
+    """The ``GameChoice`` of the game options; slap options without ``--game ers`` are one
+    line."""
+    choice = GameChoice(**values)
+    if not choice.ers and (choice.slap_rules, choice.slap_policy, choice.slap_in) != (
+            "pair", "none", True):
+        raise UserError("the slap options are for --game ers")
+    return choice
 
-    @functools.wraps(function)
-    def command(*args, **kwargs):
-        choice = GameChoice(**{name: kwargs.pop(name) for name in names})
-        if not choice.ers and (choice.slap_rules, choice.slap_policy, choice.slap_in) != (
-                "pair", "none", True):
-            raise UserError("the slap options are for --game ers")
-        return function(*args, game=choice, **kwargs)
 
-    for _, option in reversed(GAME_OPTIONS):
-        command = option(command)
-    return command
+# the game options; the command gets one ``GameChoice`` as ``game``
+game_options = gathered(GameChoice, "game", GAME_OPTIONS, _game_choice)
 
 
 def bmn_only(name: str, why: str = ""):

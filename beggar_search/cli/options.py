@@ -11,12 +11,11 @@ once, in ``db_option``, for these and for the commands that read the results fil
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 import click
 
-from ..distributed import ClusterOptions
+from ..pools.dask import ClusterOptions
 from .common import (
     CHUNK_SIZE,
     MAX_TRICKS,
@@ -27,6 +26,7 @@ from .common import (
     json_option,
     local_workers,
 )
+from .gathered import gathered
 
 DEFAULT_DB = "beggar-search.sqlite"
 DB_VARIABLE = "BEGGAR_SEARCH_DB"  # the results file when --db is not given (docs/first-run.md)
@@ -47,11 +47,12 @@ class RunOptions:
     def pool(self):
         """``(pool_factory, workers)`` for the driver: local worker processes (even for
         one worker: the parent then answers signals and --hours at once), or the cluster."""
-        from .. import driver
+        from ..pools.local import LocalPool
+        from ..pools.processes import default_workers
 
-        factory = self.cluster.pool_factory(self.workers) or driver.LocalPool
+        factory = self.cluster.pool_factory(self.workers) or LocalPool
         if self.cluster.enabled:
-            return factory, self.workers or driver.default_workers()
+            return factory, self.workers or default_workers()
         return factory, local_workers(self.workers)
 
 
@@ -75,11 +76,11 @@ def db_option(function=None, *, help: str = "Results file."):
 
 
 def _checked_by(check: str):
-    """A click callback: ``distributed.<check>(value)`` raising ValueError is a bad option."""
+    """A click callback: ``pools.dask.<check>(value)`` raising ValueError is a bad option."""
 
     def callback(ctx, param, value):
         if value is not None:
-            from .. import distributed
+            from ..pools import dask as distributed
 
             try:
                 getattr(distributed, check)(value)
@@ -138,24 +139,16 @@ def options_object(cls, options):
     """A decorator adding ``options`` (pairs of a name and a click option, in the order
     ``--help`` lists them) that passes the command one ``cls`` built from their values as
     ``options``.  An option named None is the command's own: its value passes through."""
-    names = [name for name, _ in options if name is not None]
 
-    def decorate(function):
-        @functools.wraps(function)
-        def command(*args, **kwargs):
-            from ..driver import working_folder
+    def make(values: dict):
+        from ..pools.processes import working_folder
 
-            working_folder()  # workers start in it: a deleted one is said before any work
-            values = {name: kwargs.pop(name) for name in names}
-            cluster = ClusterOptions(scheduler=values.pop("scheduler"),
-                                     cluster=values.pop("cluster"))
-            return function(*args, options=cls(cluster=cluster, **values), **kwargs)
+        working_folder()  # workers start in it: a deleted one is said before any work
+        cluster = ClusterOptions(scheduler=values.pop("scheduler"),
+                                 cluster=values.pop("cluster"))
+        return cls(cluster=cluster, **values)
 
-        for _, option in reversed(options):
-            command = option(command)
-        return command
-
-    return decorate
+    return gathered(cls, "options", options, make)
 
 
 search_options = options_object(SearchOptions, SEARCH_OPTIONS)

@@ -6,6 +6,7 @@ import click
 
 from .. import compiling
 from ..outfile import check_output
+from ..vocabulary import longest_game, rounded
 from .common import (
     MAX_TRICKS,
     RUN_ID,
@@ -20,7 +21,6 @@ from .common import (
 from .game import game_options
 from .options import db_option
 from .results import run_option
-from .vocabulary import longest_game, rounded
 
 
 def _plots(out: str, db_path: str | None = None):

@@ -5,12 +5,12 @@ import re
 import click
 
 from .. import compiling
+from ..backward.reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
 from ..cards.deck import Deal, parse_state
-from ..reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
+from ..vocabulary import reach_record
 from .common import STATES, UserError, deck_option, emit, json_option, open_store, parse_deck
 from .game import GameChoice, game_options
 from .options import db_option
-from .vocabulary import reach_record
 
 
 def summary(source: str, result: ReachResult) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from .common import UserError, emit, json_option, plural
+from ..text import plural
+from .common import UserError, emit, json_option
 from .options import db_option
 
 # what a row of each table is, in the summary line (``1 run``, ``2,576 histogram rows``)

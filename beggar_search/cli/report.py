@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from .. import compiling
-from .common import RUN_ID, UserError, emit, json_option, open_store, plural, say
+from ..text import plural
+from .common import RUN_ID, UserError, emit, json_option, open_store, say
 from .options import db_option
 
 INSTALL = "beggar-search report needs Jinja2: pip install 'beggar-search[report]'"

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import csv
 import json
-import re
 import sys
 from contextlib import nullcontext
 
@@ -12,10 +10,11 @@ import click
 
 from ..cards.params import game_of
 from ..driver import summarise
-from ..long_families import FAMILY_KEYS, by_family
+from ..exports import EXPORTS, WRITERS, Table, by_family_rows, table_rows
 from ..outfile import atomic_output, check_output
-from ..store.family import fair_reached, islands
 from ..strategies.units import strategy_class, unit_of
+from ..vocabulary import cycle_record, game_record, run_record, summary_record
+from ..vocabulary import iso_time as when
 from .common import (
     ROWS,
     RUN_ID,
@@ -29,8 +28,6 @@ from .common import (
     shown_name,
 )
 from .options import db_option
-from .vocabulary import cycle_record, game_record, run_record, summary_record
-from .vocabulary import iso_time as when
 
 
 def run_option(function):
@@ -116,12 +113,6 @@ def number_label(run) -> str:
     return strategy_class(run.strategy).number_label
 
 
-def by_family_rows(store, run, limit: int | None = None) -> list[dict]:
-    """The best game of each merge family on a run's leaderboard, best first (``limit``
-    families at most), with the family's size and its mirror's (``long_families``)."""
-    return by_family(store.iter_games(run.id, "longest"), run.params, limit)
-
-
 def write_list(rows, batch: int = 1000) -> None:
     """A JSON list on stdout, ``batch`` elements at a time."""
     sys.stdout.write("[")
@@ -134,81 +125,18 @@ def write_list(rows, batch: int = 1000) -> None:
     sys.stdout.write("".join(items) + "]")
 
 
-EXPORTS = {
-    "longest": ["rank", "deal", "cards", "tricks", "outcome", "winner", "preperiod_tricks",
-                "preperiod_cards", "period_tricks", "period_cards", "cycle", "number", "seed",
-                "chunk", "position", "found", "family"],
-    "cycles": ["cycle", "period_tricks", "period_cards", "deals", "example", "state",
-               "reach_states", "reach_complete", "reach_depth", "fair_deals",
-               "fair_deals_swapped", "mirror", "own_mirror", "generation", "parent", "move",
-               "island", "found"],
-    "histogram": ["cards", "count"],
-}
-EXPORTS["loops"] = EXPORTS["longest"]
-FAMILY_EXPORT = EXPORTS["longest"] + [key for key in FAMILY_KEYS if key != "family"]
-# export --json: the same columns, and the counts named as in every other --json
-# (docs/json.md); the CSV keeps its columns and its 0/1
-JSON_EXPORTS = {**EXPORTS, "cycles": [
-    *EXPORTS["cycles"][:EXPORTS["cycles"].index("fair_deals_swapped") + 1],
-    "fair_deal_count", "fair_deal_swapped_count",
-    *EXPORTS["cycles"][EXPORTS["cycles"].index("fair_deals_swapped") + 1:]]}
-
-
-def export_rows(store, run, what: str, families: bool = False):
-    """The rows of one export, one at a time: an export of millions of rows never holds
-    them all (the cycles' islands need only each cycle's id, parent and mirror first).
-    ``families``: the longest games' best of each merge family instead (``by_family_rows``)."""
-    if families:
-        return ({**game, "rank": rank, "seed": run.params.get("seed"),
-                 "found": when(game["found"])}
-                for rank, game in enumerate(by_family_rows(store, run), start=1))
-    if what == "histogram":
-        return ({"cards": cards, "count": count} for cards, count in store.histogram(run.id))
-    if what == "cycles":
-        kin = list(store.iter_cycles(run.id, columns="cycle, parent, mirror, move"))
-        island = islands(kin, store.links(run.id))
-        del kin
-        return ({**c, "island": island[c["cycle"]], "found": when(c["found"])}
-                for c in store.iter_cycles(run.id))
-    return ({**game, "rank": rank, "seed": run.params.get("seed"), "found": when(game["found"])}
-            for rank, game in enumerate(store.iter_games(run.id, what), start=1))
-
-
-# what a spreadsheet would take for a formula (OWASP's list), or read as a number
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-NUMBER_LIKE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-# numbers a spreadsheet keeps as written: no leading zero, at most 15 digits (past that
-# they lose digits as floating point)
-KEPT_NUMBER = re.compile(r"0|[1-9][0-9]{0,14}")
-SPREADSHEET_WHOLE = 10**15
-
-
-def for_spreadsheet(value):
-    """A cell a spreadsheet shows exactly as written.
-
-    Text it would read as a formula (starting with = + - @) or as a number (a cycle id
-    such as ``00000000001234e5``), and whole numbers it would round (deal indices, seeds),
-    become the formula ``="text"``, which a spreadsheet shows as the text itself.
-    """
-    if value is None or isinstance(value, bool | float) or (
-            type(value) is int and abs(value) < SPREADSHEET_WHOLE):  # a number, kept
-        return value
-    text = str(value)
-    if KEPT_NUMBER.fullmatch(text):
-        return value
-    if text.startswith(FORMULA_START) or NUMBER_LIKE.fullmatch(text):
-        return '="' + text.replace('"', '""') + '"'
-    return text
-
-
 @click.command()
 @click.option("--what", type=click.Choice(list(EXPORTS)), default="longest", show_default=True,
               help="Which table to export.")
 @db_option
 @run_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="CSV file to write [default: stdout]; never a SQLite database, nor its"
+              help="File to write [default: stdout]; never a SQLite database, nor its"
                    " -wal, -shm or -journal.")
+@click.option("--format", "format_name", type=click.Choice(list(WRITERS)), default=None,
+              help="csv (a header, then a row a line), json (one list of objects) or jsonl"
+                   " (one object a line, as --json); the JSON keys are the CSV's columns"
+                   " (docs/json.md).  [default: csv]")
 @click.option("--for-spreadsheet", "spreadsheet", is_flag=True,
               help="CSV that spreadsheets open intact: text that starts with = + - @ (most"
                    " deals start with -) or looks like a number, and whole numbers past 15"
@@ -219,11 +147,18 @@ def for_spreadsheet(value):
 @click.option("--by-family", is_flag=True,
               help="With --what longest: the best game of each merge family, with the"
                    " family's games on the board (members) and its mirror family's.")
-@json_option
-def export(what, db_path, run_id, out, spreadsheet, fair_only, by_family, as_json):
-    """Export a run's longest games, loops, cycles or length histogram as CSV."""
-    if spreadsheet and as_json:
-        raise UserError("--for-spreadsheet makes CSV; --json writes JSON: choose one")
+@click.option("--json", "as_json", is_flag=True,
+              help="The same as --format jsonl: one JSON object per line.")
+def export(what, db_path, run_id, out, format_name, spreadsheet, fair_only, by_family,
+           as_json):
+    """Export a run's longest games, loops, cycles or length histogram as CSV or JSON."""
+    if as_json and format_name not in (None, "jsonl"):
+        raise UserError(f"--json is --format jsonl, not --format {format_name}: choose one")
+    format_name = "jsonl" if as_json else (format_name or "csv")
+    writer = WRITERS[format_name]
+    if spreadsheet and not writer.spreadsheet:
+        said = "--json" if as_json else f"--format {format_name}"
+        raise UserError(f"--for-spreadsheet makes CSV; {said} writes JSON: choose one")
     if by_family and what != "longest":
         raise UserError("--by-family goes with --what longest")
     if fair_only and what != "cycles":
@@ -231,32 +166,11 @@ def export(what, db_path, run_id, out, spreadsheet, fair_only, by_family, as_jso
                         f" is a fair deal already), not --what {what}")
     if out:
         check_output(out, (db_path,))  # before any work: never the results file
-    written = 0
+    table = Table(what, by_family, fair_only)
     with open_store(db_path, create=False) as store:
-        run = store.run(run_id)
-        rows = export_rows(store, run, what, by_family)
-        columns = FAMILY_EXPORT if by_family else EXPORTS[what]
-        if fair_only:
-            rows = (row for row in rows if fair_reached(row))
+        rows = table_rows(store, store.run(run_id), table)
         with (atomic_output(out, (db_path,), newline="") if out
               else nullcontext(sys.stdout)) as target:
-            if as_json:
-                record = cycle_record if what == "cycles" else dict
-                keys = columns if by_family else JSON_EXPORTS[what]
-                for row in rows:
-                    row = record(row)
-                    target.write(json.dumps({key: row[key] for key in keys}) + "\n")
-                    written += 1
-            else:
-                writer = csv.DictWriter(target, columns, extrasaction="ignore",
-                                        lineterminator="\n")
-                writer.writeheader()
-                for row in rows:
-                    if spreadsheet:
-                        row = {key: for_spreadsheet(row[key]) for key in columns}
-                    writer.writerow(row)
-                    written += 1
+            written = writer.write(target, rows, table, spreadsheet)
     if out:
-        kind = "JSON lines" if as_json else "CSV rows"
-        say(f"wrote {written:,} {kind if written != 1 else kind[:-1]} to {shown_name(out)}",
-            err=True)
+        say(f"wrote {writer.said(written)} to {shown_name(out)}", err=True)

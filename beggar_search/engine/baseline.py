@@ -8,7 +8,7 @@ No loop detection: a game still going after ``MAX_TRICKS`` tricks is stopped and
 counted as unfinished (random deals practically never get there).
 
 Not used by the search; kept in the package so the installed ``bench`` command
-can measure it in the same run as the fast kernel; tests/test_baseline.py checks it
+can measure it in the same run as the fast kernel; tests/engine/test_baseline.py checks it
 against the oracle like every other kernel.
 """
 

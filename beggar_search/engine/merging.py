@@ -8,7 +8,7 @@ therefore an equivalence between terminating games, and the last state before th
 names the class: a game's **family** is the 64-bit fingerprint of that state
 (``rules.fingerprint``, written as 16 hex digits like a cycle id).  It is a function of the
 deal alone (not of the run, its chunks or its workers), and every fair deal of a family
-lies in the backward closure of that state (``engine.closure``), the family's longest
+lies in the backward closure of that state (``backward.closure``), the family's longest
 included.  The end state itself is left out because every game of a deck ends in one of
 a few such states.
 

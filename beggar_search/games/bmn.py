@@ -3,7 +3,7 @@
 The factory is written once for both games; what differs is here.  ``cycle_game(params)``
 gives the run's ``CycleGame``: ``BMN_CYCLES`` for Beggar-my-neighbour (the engine of
 ``engine/rules.py``, value notation, the backward search of ``reach``), or an
-``ers_cycles.ErsCycles`` for Egyptian ratscrew under a deterministic slap policy.
+``games.ers.ErsCycles`` for Egyptian ratscrew under a deterministic slap policy.
 
 A ``CycleGame`` has:
 
@@ -20,7 +20,7 @@ A ``CycleGame`` has:
   the game every search kernel plays;
 - ``record_loop(recorder, position, deal, deck)``: a fair looping deal into a chunk's
   recorder; ``reach(hands, leader, deck, max_states)``: the cycle's in-tree
-  (``reach.ReachResult``), or None where the game has no backward search;
+  (``backward.reach.ReachResult``), or None where the game has no backward search;
 - ``tiny(players)``: a deck spec and a state of it, to compile the kernels on;
   ``warm_up()``: compile the rest (the backward search, the replay of a fair deal).
 """
@@ -83,8 +83,8 @@ class BmnCycles:
 
     @staticmethod
     def reach(hands, leader: int, deck, max_states: int):
-        """The in-tree of the cycle the state plays into (``reach.reach_state``)."""
-        from ..reach import reach_state
+        """The in-tree of the cycle the state plays into (``backward.reach.reach_state``)."""
+        from ..backward.reach import reach_state
 
         return reach_state(hands, leader, deck, max_states=max_states)
 
@@ -96,7 +96,7 @@ class BmnCycles:
     @staticmethod
     def warm_up() -> None:
         """Compile the backward search and the replay of a fair looping deal (Casella's)."""
-        from ..reach import reach_state
+        from ..backward.reach import reach_state
 
         casella = Deal.parse(CASELLA)
         reach_state([list(h) for h in casella.hands], 0, max_states=3000)

@@ -1,4 +1,4 @@
-"""Egyptian ratscrew's states for the loop searches (a ``cycle_games.CycleGame``).
+"""Egyptian ratscrew's states for the loop searches (a ``CycleGame``, ``games.bmn``).
 
 Under a deterministic slap policy (``none``, ``first:P``, ``turn``) a game is a function
 of its trick-boundary state, so the factory's closure and kicks work on ratscrew's states
@@ -11,7 +11,7 @@ that makes every search kernel play ratscrew, see ``engine.exact``).  What diffe
   (``turn`` names the player after the one who laid the card); under ``first:P`` none
   does (player P wins every slap), so each cycle is a class of its own and has no mirror;
 - ``odds`` has no cycles: refused;
-- in-trees and fair deals come from ratscrew's own backward search (``reach.reach_state``
+- in-trees and fair deals come from ratscrew's own backward search (``backward.reach.reach_state``
   with the slap rules, ``backward/ers_step.py``).
 """
 
@@ -92,8 +92,8 @@ class ErsCycles:
 
     def reach(self, hands, leader: int, deck, max_states: int):
         """The in-tree of the cycle the state plays into, searched backwards under the
-        run's slap rules (``reach.reach_state``; fair deals in ranks)."""
-        from ..reach import reach_state
+        run's slap rules (``backward.reach.reach_state``; fair deals in ranks)."""
+        from ..backward.reach import reach_state
 
         return reach_state(hands, leader, deck, max_states=max_states,
                            slap_rules=self.slap_rules)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..cards.params import game_of, slap_fields
 from ..store import StoreError
-from ..store.family import fair_reached, islands
+from ..store.cycle_families import fair_reached, islands
 from . import layout, replay
 
 GAME_COLUMNS = ("run", "rank", "cards", "tricks", "outcome", "winner", "deal", "number", "cycle",

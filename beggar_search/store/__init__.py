@@ -1,6 +1,7 @@
 """The results file: runs, chunks, games and cycles (results.py), the records written
-(records.py), reading rows back (readback.py), rescuing a damaged file (recover.py) and the
-family of cycles (family.py)."""
+(records.py), reading rows back (readback.py), rescuing a damaged file (recover.py), a factory run's
+cycles as a family (cycle_families.py) and a run's longest games by merge family
+(merge_families.py)."""
 
 from .results import Run, Store, StoreError
 

@@ -9,11 +9,12 @@ from itertools import count
 
 from ..cards.params import ERS, deck_of, game_of, notation_of
 from ..cards.slaps import SlapRules
-from ..compiling import plural
+from ..chunk_engine import Engine
 from ..engine.batch import ChunkSummary, Recorder, new_recorder
-from ..engine.kernels import RANDOM, Engine, choose, random_kernel
+from ..engine.kernels import RANDOM, choose, random_kernel
 from ..engine.merging import families
 from ..store.records import ChunkRecord
+from ..text import plural
 
 PENDING = "pending"  # what ``plan`` yields while its next chunks wait on chunks in flight
 

@@ -5,7 +5,7 @@ chunk of that seed and size), then extends the ``extend`` longest distinct deals
 it found (the parents, in leaderboard order; in chunk 0 the run's start deal
 ``start_deal`` comes first).  For each parent it takes the trajectory of its
 game (every trick-boundary state before the last one) and searches backwards
-(``engine.closure.backward_closure``) for the states whose play reaches one of them,
+(``backward.closure.backward_closure``) for the states whose play reaches one of them,
 up to ``closure_states`` states: the parent's merge family (``engine.merging``), as far
 as the budget goes.  Every fair state found (even split, player 1 to lead) is a deal
 whose game plays some tricks of its own and then merges into the parent's game, the

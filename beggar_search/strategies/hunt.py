@@ -66,7 +66,7 @@ class HuntStrategy(Strategy):
 
     def warm_up(self) -> None:
         """Compile the perturbation kernel, the backward search and the loop recorder."""
-        from ..reach import reach_state
+        from ..backward.reach import reach_state
 
         self.run_chunk(ChunkJob(self.name, 0, 1, self.params))
         casella = Deal.parse(CASELLA)  # any deck's kernels are the same compiled code
@@ -80,7 +80,7 @@ class HuntStrategy(Strategy):
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
         """Perturb the seed states ``job.deals`` times; each new cycle met is searched backward and
         its fair deals recorded as loops."""
-        from ..reach import reach_state
+        from ..backward.reach import reach_state
 
         clock = time.perf_counter()
         known = np.array(sorted(cycle_key(name) for name in self.params["known"]),

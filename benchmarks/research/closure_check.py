@@ -1,6 +1,6 @@
 """An independent check of the factory's closure: every single move, breadth first.
 
-Uses only ``engine.moves.apply_move``, the rules engine and ``cycles.play_and_keep`` (not
+Uses only ``cycles.moves.apply_move``, the rules engine and ``cycles.play_and_keep`` (not
 ``moves.expand``, its fast kernel or the factory's planning): every move (swap, card,
 block 2-20, leader, split, and exchange unless ``--moves`` leaves it out) of every state
 of every cycle met, mirrors included, is played until no new cycle comes.

@@ -604,8 +604,8 @@ def run_isolation(args):
     its family under value changes, and whether any smaller deck's loop lies below it (the
     inverse of growth and of padding)."""
     from beggar_search.backward.closure import backward_closure
+    from beggar_search.backward.reach import reach_state
     from beggar_search.cards.deck import parse_state
-    from beggar_search.reach import reach_state
 
     hands, leader = parse_state(args.state)
     print(describe(hands, leader), "self-mirror" if is_self_mirror(hands, leader) else "")

@@ -204,7 +204,7 @@ def test_human_summaries_have_no_python_values_and_right_plurals(census, capsys)
 
 
 def test_plural_says_one_thing_and_many_things():
-    from beggar_search.cli.common import plural
+    from beggar_search.text import plural
 
     assert plural(1, "island") == "1 island" and plural(2576, "cycle") == "2,576 cycles"
 

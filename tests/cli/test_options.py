@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from beggar_search.cli.options import RunOptions, SearchOptions, run_options, search_options
 from beggar_search.cli.search import launch, run_params
-from beggar_search.distributed import ClusterOptions
+from beggar_search.pools.dask import ClusterOptions
 from beggar_search.store import Store
 
 

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from beggar_search.cards.deck import STANDARD, Deck, unrank_sequence
+from beggar_search.chunk_engine import Engine
 from beggar_search.engine import batch, bitboard, rules
 from beggar_search.engine.kernels import (
     BITBOARD,
@@ -13,7 +14,6 @@ from beggar_search.engine.kernels import (
     GENERAL,
     RANDOM,
     SEQUENCES,
-    Engine,
     by_name,
     choose,
     random_kernel,

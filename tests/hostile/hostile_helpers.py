@@ -1,4 +1,4 @@
-"""Helpers shared by the hostile tests (``test_hostile``, ``test_hostile_store``,
+"""Helpers shared by the hostile tests (``test_hostile_runs_and_outputs``, ``test_hostile_store``,
 ``test_hostile_process``): commands, a small results file, waits, locks and damage."""
 
 import os

@@ -35,6 +35,7 @@ from storeview import stored
 
 from beggar_search import driver
 from beggar_search.driver import STOP_GRACE
+from beggar_search.pools.local import InlinePool
 from beggar_search.store import Store
 
 PACKAGE = os.path.dirname(driver.__file__)
@@ -76,7 +77,7 @@ def test_the_local_cluster_lets_no_stranger_in(tmp_path):
     from distributed import Client
     from distributed.security import Security
 
-    from beggar_search.distributed import DaskPool
+    from beggar_search.pools.dask import DaskPool
 
     pool = DaskPool("random", params(seed=1, deals=100), local=True, local_workers=1)
     try:
@@ -319,7 +320,7 @@ def test_a_run_that_fails_unexpectedly_is_not_left_running(tmp_path):
     """What a deleted working folder did before it was checked: a worker that cannot start
     (FileNotFoundError at the first chunk) left the run marked running."""
 
-    class Unstartable(driver.InlinePool):
+    class Unstartable(InlinePool):
         def submit(self, job):
             raise FileNotFoundError(2, "No such file or directory")
 

@@ -1,8 +1,8 @@
 """Hostile round 3 (issue 20): the results file's companions, a file moved or linked under a
 search, what a results file can carry, and exports that must stay small, clean and safe.
 
-As in ``test_hostile``: real subprocesses, real files, real signals, asserting what a user
-would see.
+As in ``test_hostile_runs_and_outputs``: real subprocesses, real files, real signals,
+asserting what a user would see.
 """
 
 import csv
@@ -36,7 +36,7 @@ def run_cli(cli):
 
 @pytest.fixture
 def results(tmp_path):
-    """A results file holding two runs (as in ``test_hostile``)."""
+    """A results file holding two runs (as in ``test_hostile_runs_and_outputs``)."""
     return hostile.two_runs(tmp_path)
 
 
@@ -283,7 +283,7 @@ def test_an_export_for_spreadsheets_keeps_every_cell_as_text_and_plain_csv_stays
 
 
 def test_the_spreadsheet_cells():
-    from beggar_search.cli.results import for_spreadsheet
+    from beggar_search.exports import for_spreadsheet
 
     assert for_spreadsheet(HOSTILE) == '="' + HOSTILE.replace('"', '""') + '"'
     assert for_spreadsheet("-K-/J--") == '="-K-/J--"'

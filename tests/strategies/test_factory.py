@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from beggar_search import Deal, Deck, driver, play
 from beggar_search.cli import cli, main
 from beggar_search.store import Store
-from beggar_search.store.family import islands
+from beggar_search.store.cycle_families import islands
 from beggar_search.store.results import SCHEMA_VERSION
-from beggar_search.strategies import PENDING, FactoryStrategy
+from beggar_search.strategies import PENDING, FactoryStrategy, execute
 from beggar_search.strategies import factory as factory_module
 from beggar_search.strategies.factory import (
     SEED_CHUNK_FAIR,
@@ -105,7 +105,7 @@ def stopped_and_resumed(store, params, chunks: int = 3) -> dict:
         job = next(plan)
         while job is PENDING:
             job = next(plan)
-        store.add_chunk(run, strategy.record(job, driver.execute(job)), 0, 1.0)
+        store.add_chunk(run, strategy.record(job, execute(job)), 0, 1.0)
     return driver.resume(store, run.id, 1, quiet=True)
 
 

@@ -8,6 +8,7 @@ from beggar_search import Deal, Deck, driver, play, play_state
 from beggar_search.cli import cli
 from beggar_search.games.loops import CASELLA, rotations
 from beggar_search.store import Store
+from beggar_search.strategies import execute
 from beggar_search.strategies.hunt import starting_points
 
 TINY = "plain=5,J=2,Q=1,K=1"
@@ -67,7 +68,7 @@ def test_hunt_near_casella_and_resume(tmp_path):
         run = store.create_run("hunt", params, "test")
         strategy = driver.strategy_for("hunt", params)
         job = next(strategy.plan(set()))
-        store.add_chunk(run, strategy.record(job, driver.execute(job)), 0, 1.0)
+        store.add_chunk(run, strategy.record(job, execute(job)), 0, 1.0)
         resumed = driver.resume(store, run.id, 1, quiet=True)
         strip = lambda rows: sorted((c["cycle"], c["deals"]) for c in rows)  # noqa: E731
         assert strip(store.cycles(run.id)) == strip(whole_cycles)

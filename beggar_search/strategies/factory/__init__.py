@@ -1,7 +1,7 @@
 """The loop factory: a breadth-first closure over cycles, by small moves of their states.
 
 Loops are found near loops.  Every trick-boundary state of a known cycle is changed
-by every move of ``engine.moves`` (swap two cards, move a card, move a block of cards
+by every move of ``cycles.moves`` (swap two cards, move a card, move a block of cards
 within a hand or to another, change the leader, move the split), each distinct
 result is played, and every cycle met that the run did not know joins the next
 generation.  Generation 0 is the run's starting cycles; the run ends when a
@@ -12,7 +12,7 @@ mirror image, hands swapped) a cycle is the same up to names: it is catalogued, 
 fair deals stored, but its states are not expanded a second time.
 
 Kicks.  Beside the closure, and as the whole work once it has run dry, kick rounds try
-compound perturbations of the states of every known cycle (``engine.perturb``: two or
+compound perturbations of the states of every known cycle (``cycles.perturb``: two or
 three random moves and a shift of the split, played on the fast kernel): single moves do
 not cross between islands of cycles, kicks do.  Every new cycle a kick meets is
 catalogued (its parent the cycle kicked, its move 'kick KIND') and walked in turn.  A run
@@ -44,7 +44,6 @@ import numpy as np
 
 from ...cards.deck import Deck, DeckError
 from ...cards.params import deck_of, game_of
-from ...compiling import plural
 from ...cycles import kept as cycles
 from ...cycles import moves, perturb, walk
 from ...engine import batch, rules
@@ -53,8 +52,9 @@ from ...engine.game import cycle_key, cycle_name
 from ...engine.kernels import RANDOM, choose
 from ...engine.random import chunk_stream
 from ...games.bmn import BMN_CYCLES, cycle_game
-from ...store.family import figures
+from ...store.cycle_families import figures
 from ...store.records import CATALOGUED, MET, CycleRecord, InTree
+from ...text import plural
 from ..base import PENDING, ChunkJob, Strategy
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
@@ -103,7 +103,7 @@ def _hands(text: str, deck: Deck, game=BMN_CYCLES):
 
 def cycle_node(hands, leader: int, game=BMN_CYCLES) -> CycleNode | None:
     """The cycle a state plays into, or None when its game ends (``game``: the run's
-    ``cycle_games.CycleGame``)."""
+    ``CycleGame``, ``games.bmn``)."""
     states = game.state_cycle(hands, leader)
     if not states:
         return None

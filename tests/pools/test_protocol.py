@@ -1,29 +1,31 @@
-"""The ``Pool`` protocol (``pools``): every pool the driver plays on keeps it."""
+"""The ``Pool`` protocol (``pools.protocol``): every pool the driver plays on keeps it."""
 
 import inspect
 
 import pytest
 
-from beggar_search import distributed, driver, pools
+from beggar_search import driver
+from beggar_search.pools import dask, protocol
+from beggar_search.pools.local import InlinePool, LocalPool
 
 
-@pytest.mark.parametrize("pool", [driver.InlinePool, driver.LocalPool, distributed.DaskPool])
+@pytest.mark.parametrize("pool", [InlinePool, LocalPool, dask.DaskPool])
 def test_every_pool_keeps_the_protocol(pool):
     for method in ("submit", "wait", "close"):
-        ours = inspect.signature(getattr(pools.Pool, method)).parameters
+        ours = inspect.signature(getattr(protocol.Pool, method)).parameters
         theirs = inspect.signature(getattr(pool, method)).parameters
         assert list(theirs) == list(ours), (pool.__name__, method)
     # ``workers``: set when made (a cluster's read at each submit)
-    assert "workers" in pools.Pool.__annotations__
+    assert "workers" in protocol.Pool.__annotations__
     assert ("self.workers = " in inspect.getsource(pool.__init__)
             or isinstance(pool.workers, property))
 
 
 def test_every_pool_is_made_the_same_way():
     """A ``PoolFactory``: ``(workers, strategy name, params)``."""
-    made = list(inspect.signature(pools.PoolFactory.__call__).parameters)
+    made = list(inspect.signature(protocol.PoolFactory.__call__).parameters)
     assert made == ["self", "workers", "name", "params"]
-    for pool in (driver.InlinePool, driver.LocalPool):
+    for pool in (InlinePool, LocalPool):
         assert list(inspect.signature(pool.__init__).parameters) == made
 
 

@@ -2,7 +2,7 @@
 
 import multiprocessing
 import time
-from concurrent.futures import Future
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from types import SimpleNamespace
 
@@ -10,11 +10,13 @@ import pytest
 
 from beggar_search import driver
 from beggar_search.errors import UserError
+from beggar_search.pools.local import LocalPool
+from beggar_search.strategies import execute
 
 
-def a_pool(workers: int) -> driver.LocalPool:
+def a_pool(workers: int) -> LocalPool:
     """A LocalPool's waiting alone, on no processes."""
-    pool = object.__new__(driver.LocalPool)
+    pool = object.__new__(LocalPool)
     pool.workers = workers
     pool.executor = SimpleNamespace(_processes={})
     return pool
@@ -160,14 +162,14 @@ class SlowPool:
         def slow():
             self.started.append(job.chunk)
             time.sleep(self.SLOW)
-            summary = driver.execute(job)
+            summary = execute(job)
             summary.seconds += self.SLOW  # the time the chunk took
             return summary
 
         return self.executor.submit(slow)
 
     def wait(self, futures, timeout):
-        return driver.wait(futures, timeout=timeout, return_when=driver.FIRST_COMPLETED)
+        return wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
 
     def close(self):
         self.executor.shutdown(wait=True, cancel_futures=True)

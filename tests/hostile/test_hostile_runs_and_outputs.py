@@ -100,8 +100,8 @@ def test_a_failed_export_leaves_the_old_file_as_it_was(results, tmp_path, monkey
     """A write that fails half-way (a full disk) leaves the previous export untouched."""
     from click.testing import CliRunner
 
+    from beggar_search import exports
     from beggar_search.cli import cli
-    from beggar_search.cli import results as results_command
 
     out = tmp_path / "loops.csv"
     out.write_text("previous export\n")
@@ -113,7 +113,7 @@ def test_a_failed_export_leaves_the_old_file_as_it_was(results, tmp_path, monkey
         def writeheader(self):
             raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(results_command.csv, "DictWriter", FullDisk)
+    monkeypatch.setattr(exports.csv, "DictWriter", FullDisk)
     result = CliRunner().invoke(cli, ["export", "--db", str(results), "--out", str(out)])
     assert result.exit_code != 0
     assert out.read_text() == "previous export\n"
@@ -428,7 +428,7 @@ def test_numbers_and_addresses_out_of_range_create_no_run(cli, results, args):
 
 
 def test_scheduler_addresses_that_look_right_are_accepted():
-    from beggar_search.distributed import check_address
+    from beggar_search.pools.dask import check_address
 
     for address in ("tcp://10.0.0.5:8786", "10.0.0.5:8786", "tls://node-3.cluster:8786",
                     "tcp://[::1]:8786", "localhost"):

@@ -11,12 +11,12 @@ from click.testing import CliRunner
 from published import CASELLA, NESSLER
 
 from beggar_search.backward.closure import POW5, POW13, pack_state, unpack_state
+from beggar_search.backward.reach import NoLoop, reach, reach_state
 from beggar_search.cards.deck import Deal, Deck, format_hands
 from beggar_search.cli import cli
 from beggar_search.engine import play, play_state, rules
 from beggar_search.engine.batch import next_permutation
 from beggar_search.engine.game import cycle_name
-from beggar_search.reach import NoLoop, reach, reach_state
 
 
 def all_sequences(deck: Deck) -> np.ndarray:

@@ -15,12 +15,12 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .cards.deck import Deal
-from .cards.params import ERS, deck_of, game_of
-from .cards.ranked import RankedDeal
-from .cards.slaps import SlapRules
-from .engine.merging import families
-from .engine.rules import R_TRICKS, RESULT_LEN
+from ..cards.deck import Deal
+from ..cards.params import ERS, deck_of, game_of
+from ..cards.ranked import RankedDeal
+from ..cards.slaps import SlapRules
+from ..engine.merging import families
+from ..engine.rules import R_TRICKS, RESULT_LEN
 
 FAMILY_KEYS = ("family", "members", "mirror_family", "mirror_members")  # what grouping adds
 

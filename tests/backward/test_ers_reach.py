@@ -7,12 +7,12 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
+from beggar_search.backward.reach import NoLoop, reach_ers, reach_state
 from beggar_search.cards.ranked import RankedDeal, RankedDeck
 from beggar_search.cards.slaps import SlapRules
 from beggar_search.engine import ers, rules
 from beggar_search.engine.batch import next_permutation
 from beggar_search.engine.game import cycle_name
-from beggar_search.reach import NoLoop, reach_ers, reach_state
 
 CENSUS_DECK = RankedDeck.parse("8=2,9=2,T=2,J=2,Q=1,K=1")  # 226,800 deals, 180 cycles a policy
 README_DECK = RankedDeck.parse("9=4,T=4,J=2,Q=1,K=1")

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import compiling
-from .cards.deck import Deck, unrank_sequence
-from .jit import ctrl_c_deferred
+from .. import compiling
+from ..cards.deck import Deck, unrank_sequence
+from ..jit import ctrl_c_deferred
 
 SEED = 20240601
 WARM_DEALS = 2000
@@ -100,9 +100,9 @@ def play(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int = 
 def _play_pieces(workload: Workload, engine: str, chunk: int, n_deals: int, seed: int,
                  asked: list) -> int:
     """``play``'s body, inside its Ctrl-C deferral (``asked``)."""
-    from .engine import baseline, batch
-    from .engine.kernels import Engine
-    from .engine.random import chunk_stream
+    from ..chunk_engine import Engine
+    from ..engine import baseline, batch
+    from ..engine.random import chunk_stream
 
     deck = Deck.parse(workload.deck)
     players = workload.players
@@ -192,9 +192,9 @@ def time_parallel(workload: Workload, engine: str, n_deals: int, workers: int,
 def play_ers(deck, players: int, slap_rules, chunk: int, n_deals: int, seed: int = SEED) -> int:
     """Play ``n_deals`` random Egyptian ratscrew deals of ranked ``deck`` under ``slap_rules``
     (``slaps.SlapRules``); returns the cards laid."""
-    from .engine import batch
-    from .engine.kernels import Engine
-    from .engine.random import chunk_stream
+    from ..chunk_engine import Engine
+    from ..engine import batch
+    from ..engine.random import chunk_stream
 
     engine = Engine(deck, players, 0, slaps=slap_rules)
     recorder = engine.random_chunk(chunk_stream(seed, chunk), n_deals,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 
-from ..strategies.units import unit_of
+from .strategies.units import unit_of
 
 # rates and durations: the precision every --json rounds them to
 SECONDS_DIGITS = 3
@@ -122,7 +122,7 @@ def rounded(value, digits: int):
 
 
 def timing_record(timing: dict) -> dict:
-    """A benchmark timing (``speed.Timing.as_dict``): seconds to 3 decimals and rates to 1,
+    """A benchmark timing (``bench.speed.Timing.as_dict``): seconds to 3 decimals and rates to 1,
     as a run's summary gives them."""
     out = {}
     for key, value in timing.items():

@@ -27,6 +27,7 @@ from storeview import stored
 
 from beggar_search import driver
 from beggar_search.cli import main
+from beggar_search.pools.local import InlinePool
 from beggar_search.store import Store
 
 
@@ -307,10 +308,10 @@ def test_a_lost_scheduler_is_one_line_naming_db_and_run(tmp_path):
     import queue
     from concurrent.futures import Future
 
-    from beggar_search.distributed import DaskPool
     from beggar_search.errors import UserError
+    from beggar_search.pools.dask import DaskPool
 
-    class SchedulerGone(driver.InlinePool):
+    class SchedulerGone(InlinePool):
         """DaskPool's own wait on a cluster whose scheduler died: every future cancelled."""
 
         def __init__(self, workers, name, params):
@@ -341,7 +342,7 @@ def test_the_client_log_is_quiet_while_a_pool_holds_it(caplog):
     """D8: distributed's client logged two tracebacks (an ERROR record) before our line."""
     import logging
 
-    from beggar_search.distributed import client_errors_quiet
+    from beggar_search.pools.dask import client_errors_quiet
 
     with client_errors_quiet():
         logging.getLogger("distributed.client").error("lost", exc_info=ValueError("x"))
@@ -382,7 +383,7 @@ def test_closing_the_local_cluster_says_nothing(caplog):
     after 4.0 seconds, killing' (twice) after the run's result."""
     import logging
 
-    from beggar_search.distributed import DaskPool
+    from beggar_search.pools.dask import DaskPool
 
     class SlowToStop:
         def close(self):
@@ -401,7 +402,7 @@ def test_a_run_out_of_time_before_any_chunk_is_stopped_not_done(tmp_path, monkey
     marked done with nothing tried, and resume of a done run does nothing."""
     import time
 
-    class NeverFinishes(driver.InlinePool):
+    class NeverFinishes(InlinePool):
         def wait(self, futures, timeout):
             time.sleep(min(timeout, 0.05))
             return set(), set(futures)

@@ -28,9 +28,9 @@ import threading
 import time
 from dataclasses import dataclass
 
-from .errors import PoolLost, UserError
-from .pools import PoolFactory
-from .strategies import ChunkJob, execute, warm_up
+from ..errors import PoolLost, UserError
+from ..strategies import ChunkJob, execute, warm_up
+from .protocol import PoolFactory
 
 log = logging.getLogger(__name__)
 
@@ -317,7 +317,7 @@ def __getattr__(attribute: str):
 
 
 class DaskPool:
-    """The driver's ``pools.Pool`` on a ``distributed.Client``.
+    """The driver's ``protocol.Pool`` on a ``distributed.Client``.
 
     ``scheduler``: connect to that address (checked first with ``probe_scheduler``);
     ``local``: start a ``LocalCluster`` of ``local_workers`` processes (default: one per
@@ -332,7 +332,7 @@ class DaskPool:
         import dask
         from distributed import Client, LocalCluster
 
-        from .driver import default_workers, quiet_resource_tracker, terminal_signals_ignored
+        from .processes import default_workers, quiet_resource_tracker, terminal_signals_ignored
 
         self.cluster = None
         security = None

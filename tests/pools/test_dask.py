@@ -13,6 +13,7 @@ from storeview import stored
 
 from beggar_search import driver
 from beggar_search.cli import main
+from beggar_search.pools.local import InlinePool
 from beggar_search.store import Store
 
 pytestmark = pytest.mark.distributed
@@ -104,7 +105,7 @@ def test_climb_on_a_scheduler_matches_local(tmp_path, capsys, scheduler):
     assert stored(tmp_path / "cluster.sqlite") == stored(tmp_path / "local.sqlite")
 
 
-class StopAfter(driver.InlinePool):
+class StopAfter(InlinePool):
     """Local worker that acts as if Ctrl-C came after a few chunks."""
 
     def __init__(self, workers, name, params):
@@ -137,7 +138,7 @@ def test_a_killed_worker_loses_nothing_and_counts_nothing_twice(tmp_path, schedu
                                                                  strategy, extra):
     from distributed import Client
 
-    from beggar_search.distributed import ClusterOptions
+    from beggar_search.pools.dask import ClusterOptions
 
     params = {"deck": "standard", "players": 2, "seed": 3, "top_k": 10, "max_tricks": None,
               "chunk_size": 16384, "hours": None, "deals": 30 * 16384,
@@ -210,7 +211,7 @@ def test_without_dask_the_cluster_options_say_what_to_install(tmp_path, capsys, 
 
 
 def test_importing_the_package_imports_no_dask():
-    code = ("import sys, beggar_search, beggar_search.cli, beggar_search.distributed;"
+    code = ("import sys, beggar_search, beggar_search.cli, beggar_search.pools.dask;"
             " print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True, timeout=60)

@@ -1,12 +1,12 @@
 """Reach: every state whose play enters a given cycle, found by playing backwards.
 
 From a looping deal (or any state that loops) the cycle is found by forward
-play; then a breadth-first search over predecessors (``engine.backward``) walks
+play; then a breadth-first search over predecessors (``backward.step``) walks
 the whole set of trick-boundary states that enter that cycle, the cycle
 included.  The fair deals in that set are the deals whose game loops on it.
 
 The search itself (packed states, the hash table, the kernel slices) is
-``engine.closure``; this module finds the cycle and reads the fair deals off.
+``backward.closure``; this module finds the cycle and reads the fair deals off.
 
 ``reach`` is the call for people and the command line; a hunter that holds a
 cycle state calls ``reach_state``.  Egyptian ratscrew (under a deterministic slap
@@ -20,13 +20,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
-from .backward.closure import BMN_STEP, Step, backward_closure, ers_step
-from .cards.deck import Deal, Deck, DeckError, format_hands
-from .cards.params import BMN, ERS
-from .cards.ranked import RankedDeal, RankedDeck, format_ranked_hands
-from .cards.slaps import SlapRules
-from .engine import ers_game
-from .engine.game import as_deal, play_state, state_cycle
+from ..cards.deck import Deal, Deck, DeckError, format_hands
+from ..cards.params import BMN, ERS
+from ..cards.ranked import RankedDeal, RankedDeck, format_ranked_hands
+from ..cards.slaps import SlapRules
+from ..engine import ers_game
+from ..engine.game import as_deal, play_state, state_cycle
+from .closure import BMN_STEP, Step, backward_closure, ers_step
 
 DEFAULT_MAX_STATES = 20_000_000
 

@@ -4,9 +4,9 @@ A pool runs ``ChunkJob``s (``strategies.execute``) somewhere and hands back thei
 ``ChunkSummary``s; the driver (``driver.Session``) keeps ``2 * workers`` chunks in flight,
 stores each as it finishes and decides when to stop.  Three pools keep the protocol:
 
-- ``driver.InlinePool``: one chunk at a time in the calling process (library callers, tests);
-- ``driver.LocalPool``: worker processes on this machine (the command line's default);
-- ``distributed.DaskPool``: tasks on a Dask cluster (``--scheduler``, ``--cluster``).
+- ``pools.local.InlinePool``: one chunk at a time in the calling process (library callers, tests);
+- ``pools.local.LocalPool``: worker processes on this machine (the command line's default);
+- ``pools.dask.DaskPool``: tasks on a Dask cluster (``--scheduler``, ``--cluster``).
 
 A pool is made by a ``PoolFactory``, ``(workers, strategy name, params) -> Pool``, before
 the run's clock starts: it compiles (or loads) the strategy's kernels and starts its

@@ -19,7 +19,7 @@ import pytest
 from beggar_search.errors import UserError
 from beggar_search.gpu import engine as gpu
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 needs_numba_cuda = pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None,
                                       reason="numba-cuda is not installed (the [gpu] extra)")
 
@@ -171,7 +171,7 @@ def test_simulated_gpu_bench_times_the_gpu_beside_the_fast_path():
     # and the record is the documented one (tests/test_json_schema.py leaves the GPU's keys to
     # this test: they need the simulator, set before numba.cuda is imported)
     jsonschema = pytest.importorskip("jsonschema")
-    schema = json.loads((Path(__file__).resolve().parents[1] / "docs" / "json-schema.json")
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "json-schema.json")
                         .read_text())
     jsonschema.validate(data, {"$defs": schema["$defs"], "$ref": "#/$defs/bench"})
 
@@ -200,7 +200,7 @@ def test_a_gpu_run_resumed_without_a_gpu_is_refused():
     if a_gpu_is_here():
         pytest.skip("a CUDA GPU is usable here")
     code = """
-from beggar_search.engine.kernels import Engine
+from beggar_search.chunk_engine import Engine
 from beggar_search.errors import UserError
 params = {"deck": "standard", "players": 2, "engine": "bitboard", "device": "gpu"}
 try:
