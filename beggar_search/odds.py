@@ -5,7 +5,8 @@ The model.  S(x), the share of deals whose game lasts at least x cards, falls e-
 ``tau`` cards past the histogram's bulk: S(x) = S(u) * q**(x - u), q = exp(-1/tau), for x
 at least the fit's start u.  The fit is the maximum-likelihood geometric tail of the games
 between u and L, where L (``fit_to``) is the longest length still reached by ``TOP_GAMES``
-games and u (``fit_from``) is ``START_SHARE`` of L; games of L cards or more count as reaching
+games and u (``fit_from``) is ``START_SHARE`` of L (or the commonest length, if that is
+longer: the tail starts past the bulk); games of L cards or more count as reaching
 L (censored there), so the few longest games, which come in merge families, do not steer it.
 The interval is the fit's 95% interval (the count at u as Poisson, the decay's Fisher
 information): it says what the sample's size allows, not whether the model holds that far;
@@ -34,9 +35,11 @@ START_SHARE = 0.4  # the fit starts at this share of its end
 MIN_FIT_GAMES = 200  # games the fitted range must hold (fewer: too few to fit)
 MIN_FIT_LENGTHS = 8  # distinct lengths the fitted range must span
 Z95 = 1.959963984540054  # a two-sided 95% interval of a normal
-# how far past the fit's end (in e-folds of S) the census checks of bench_odds validated
-# the prediction within a factor 1.5 (docs/records-benchmark.md)
-VALIDATED_EFOLDS = 10.0
+# how far past the fit's end (in e-folds of S) a census check of bench_odds held within a
+# factor 1.5: camicia's 70 games >= 4,500 cards, 13.8 e-folds past a fit of 1e8 games
+# (docs/records-benchmark.md; three small censused decks failed nearer, within 3-10 e-folds
+# of their top, where their tails bend)
+VALIDATED_EFOLDS = 14.0
 # the longest known game of a deck (two players, Beggar-my-neighbour), by deck spec: the
 # standard deck's 8,344 cards (Nessler 2022, docs/rules.md) and camicia's
 # 4,663 (the maximum of its public census)
@@ -166,7 +169,8 @@ def fit_tail(sample: Sample, start_share: float = START_SHARE,
         raise OddsError(f"too few games to fit: {sample.games:,} games, fewer than"
                         f" {top_games} finished")
     end = int(reached[-1])
-    return fit_range(sample, int(math.ceil(start_share * end)), end)
+    mode = int(sample.lengths[np.argmax(sample.counts)])  # the tail starts past the bulk
+    return fit_range(sample, max(int(math.ceil(start_share * end)), mode), end)
 
 
 def fit_range(sample: Sample, start: int, end: int) -> TailFit:
