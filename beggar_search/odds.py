@@ -44,6 +44,8 @@ VALIDATED_EFOLDS = 14.0
 # standard deck's 8,344 cards (Nessler 2022, docs/rules.md) and camicia's
 # 4,663 (the maximum of its public census)
 BEST_KNOWN = {"standard": 8344, "camicia": 4663}
+# decks whose every deal has been played (a public census): their longest game is the maximum
+CENSUS_MAXIMUM = {"camicia": 4663}  # 193,584,473,082,000 deals, every camicia deal
 FAMILY_NOTE = ("long games come in merge families (docs/records.md): the count of games past"
                " a length goes in lumps of a family's size (often 10-20 deals of nearly one"
                " length), so a few expected games may be one family or none, and the longest"
@@ -287,3 +289,9 @@ def best_known(run) -> int | None:
     if game_of(run.params) != "bmn" or run.players != 2:
         return None
     return BEST_KNOWN.get(run.deck.spec)
+
+
+def census_maximum(run) -> int | None:
+    """The longest game of ``run``'s deck where a census of every deal is known
+    (``CENSUS_MAXIMUM``): no deal plays longer."""
+    return CENSUS_MAXIMUM.get(run.deck.spec) if best_known(run) is not None else None

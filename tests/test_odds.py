@@ -99,7 +99,8 @@ def stored_run(store, strategy: str, histogram, deals: int, seconds: float = 10.
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
     """Runs 1 random (200,000 games), 2 climb (its random deals apart from its others),
-    3 enumerate, 4 random on another deck, 5 random standard (decay 206 cards)."""
+    3 enumerate, 4 random on another deck, 5 random standard (decay 206 cards), 6 random
+    camicia (decay 156 cards)."""
     path = tmp_path_factory.mktemp("odds") / "r.sqlite"
     sample = geometric_histogram(200_000)
     with Store(path) as store:
@@ -110,6 +111,8 @@ def results(tmp_path_factory):
         stored_run(store, "random", sample, 200_000, deck="plain=16,J=2,Q=2,K=2")
         standard = [(c + 400, n) for c, n in geometric_histogram(1_000_000, 206.0)]
         stored_run(store, "random", standard, 1_000_000, seconds=2.0, deck="standard")
+        camicia = [(c + 300, n) for c, n in geometric_histogram(1_000_000, 156.0)]
+        stored_run(store, "random", camicia, 1_000_000, seconds=2.0, deck="camicia")
     return path
 
 
@@ -201,6 +204,21 @@ def test_show_gives_the_odds_of_beating_the_decks_record(cli, results):
     assert not any(line.startswith("odds") for line in small.stdout.splitlines())
     assert "record_odds" not in json.loads(cli("show", "--db", results, "--run", "1",
                                                "--json").stdout)
+
+
+def test_a_census_of_every_deal_overrules_the_fit(cli, results):
+    """Camicia's public census played every deal: none is longer than 4,663 cards, so the
+    odds say so beside the fit's figure (which over-predicts the very top)."""
+    done = cli("odds", "--db", results, "--run", "6", "--cards", "4664")
+    assert "the true chance of 4,664 is 0" in done.stdout
+    assert json.loads(cli("odds", "--db", results, "--run", "6", "--cards", "4664",
+                          "--json").stdout)["census_maximum"] == 4663
+    assert json.loads(cli("odds", "--db", results, "--run", "5", "--cards", "4664",
+                          "--json").stdout)["census_maximum"] is None
+    shown = cli("show", "--db", results, "--run", "6").stdout
+    assert "a census of every deal of this deck found none" in shown
+    record = json.loads(cli("show", "--db", results, "--run", "6", "--json").stdout)
+    assert record["record_odds"]["census_maximum"] == 4663
 
 
 def test_plot_tail_writes_a_png(cli, results, tmp_path):

@@ -68,7 +68,7 @@ def odds_record(found: tail.Odds, sample: tail.Sample, runs: list[int], budget: 
     fit = found.fit
     low_tau, high_tau = fit.tau_interval
     record = {
-        "runs": runs, "cards": found.cards, "sample_games": sample.games,
+        "run_ids": runs, "cards": found.cards, "sample_games": sample.games,
         "longest_in_sample": sample.longest,
         "per_game": found.per_game.value, "per_game_low": found.per_game.low,
         "per_game_high": found.per_game.high, "expected_games": found.expected_games,
@@ -97,7 +97,7 @@ def odds_text(found: tail.Odds, sample: tail.Sample, record: dict) -> list[str]:
     low_tau, high_tau = fit.tau_interval
     lines = [f"note: {tail.FAMILY_NOTE}",
              f"sample     {sample.games:,} random games (runs"
-             f" {', '.join(map(str, record['runs']))}), longest {sample.longest:,} cards",
+             f" {', '.join(map(str, record['run_ids']))}), longest {sample.longest:,} cards",
              f"fit        S(x) falls e-fold every {fit.tau:.1f} cards ({low_tau:.1f}-"
              f"{high_tau:.1f}), fitted from {fit.fit_from:,} to {fit.fit_to:,} cards"
              f" ({fit.tail_games:,} games >= {fit.fit_from:,})",
@@ -118,6 +118,10 @@ def odds_text(found: tail.Odds, sample: tail.Sample, record: dict) -> list[str]:
                      f" {record['chance_in_budget']:.3g}")
     lines.append(f"beyond     {x:,} cards lies {found.efolds_beyond_data:.1f} e-folds past the"
                  f" fit's end ({fit.fit_to:,})")
+    if record.get("census_maximum") is not None and x > record["census_maximum"]:
+        lines.append(f"census     a census of every deal of this deck found none longer than"
+                     f" {record['census_maximum']:,} cards: the true chance of {x:,} is 0 (the"
+                     " fit over-predicts the very top)")
     if not found.validated:
         lines.append(f"warning: that is past the {tail.VALIDATED_EFOLDS:g} e-folds any census"
                      " check validated (docs/records-benchmark.md): the interval is the"
@@ -129,12 +133,14 @@ def odds_text(found: tail.Odds, sample: tail.Sample, record: dict) -> list[str]:
     return lines
 
 
-def read_sample(db_path, run_ids) -> tuple[tail.Sample, list[int]]:
-    """The uniform random sample of the runs named (the latest run when none)."""
+def read_sample(db_path, run_ids) -> tuple[tail.Sample, list[int], int | None]:
+    """The uniform random sample of the runs named (the latest run when none), and their
+    deck's longest game where a census of every deal is known."""
     with open_store(db_path, create=False) as store:
         runs = [store.run(run_id) for run_id in (run_ids or (None,))]
         try:
-            return tail.sample_of(store, runs), [run.id for run in runs]
+            return (tail.sample_of(store, runs), [run.id for run in runs],
+                    tail.census_maximum(runs[0]))
         except tail.OddsError as error:
             raise UserError(str(error)) from None
 
@@ -163,13 +169,13 @@ def odds(db_path, run_ids, cards, deals, hours, workers, rate, as_json):
     interval, the games expected until one, and the number expected in a budget. Long games
     come in merge families, so counts at the top go in lumps of a family's size
     (docs/odds.md)."""
-    sample, ids = read_sample(db_path, run_ids)
+    sample, ids, maximum = read_sample(db_path, run_ids)
     budget, reckoning = budget_games(sample, deals, hours, workers, rate)
     try:
         found = tail.odds(sample, cards)
     except tail.OddsError as error:
         raise UserError(str(error)) from None
-    record = odds_record(found, sample, ids, budget, reckoning)
+    record = {**odds_record(found, sample, ids, budget, reckoning), "census_maximum": maximum}
     if as_json:
         emit(record, True, "")
         return
@@ -194,13 +200,17 @@ def record_odds(store, run) -> dict | None:
             "expected_games": found.expected_games,
             "expected_seconds": found.expected_games / rate if rate else None,
             "efolds_beyond_data": round(found.efolds_beyond_data, 3),
-            "validated": found.validated}
+            "validated": found.validated, "census_maximum": tail.census_maximum(run)}
 
 
 def record_odds_line(odds_found: dict) -> str:
     """``show``'s line for ``record_odds``."""
     every = (duration(odds_found["expected_seconds"]) if odds_found["expected_seconds"]
              else f"{odds_found['expected_games']:.3g} games")
+    if odds_found["census_maximum"] is not None:
+        return (f"odds       at this run's rate the fit expects a game >= {odds_found['cards']:,}"
+                f" every {every}, but a census of every deal of this deck found none: the fit"
+                " over-predicts the very top (merge families; beggar-search odds)")
     caveat = "" if odds_found["validated"] else (
         f"; {odds_found['efolds_beyond_data']:.1f} e-folds past the data, beyond what the"
         " census checks validated")
