@@ -17,10 +17,14 @@ shuffles) logged 5,603 cards at about 2.7e10 deals and 6,005 at about 4.8e10.  T
 sample (``--deals`` or ``--db``) gives the chance that so many random deals hold a game that
 long: were both small, one exponential would not be consistent with the record history.
 
+``decay``: the decay length of each census's own exact histogram, over windows of 0.15 of its
+longest game from 0.2 to 1.0 of it (where does each deck's tail bend?).
+
 ``ranges --db FILE [--run R ...] [--ranges 1500-3000,2500-4000,3500-5000]``: the decay
 length fitted over successive ranges of one long run's histogram (does it slow with length?).
 
     python benchmarks/bench_odds.py census --seeds 5
+    python benchmarks/bench_odds.py decay
     python benchmarks/bench_odds.py camicia --deals 1e8
     python benchmarks/bench_odds.py standard --db standard.sqlite
     python benchmarks/bench_odds.py ranges --db standard.sqlite
@@ -72,6 +76,37 @@ def stored_sample(db: str, run_ids: list[int]) -> odds.Sample:
         return odds.sample_of(store, runs)
 
 
+class Stretched:
+    """A stretched exponential tried against the census: log S(x) = a - b x**beta, fitted by
+    least squares (weights: the square root of the games >= x) over the exponential fit's
+    range, beta on a grid of 0.3-3.0 (``--model stretched``; not the command's model)."""
+
+    def __init__(self, sample: odds.Sample, start_share: float):
+        fit = odds.fit_tail(sample, start_share)
+        reach = np.cumsum(sample.counts[::-1])[::-1]
+        inside = (sample.lengths >= fit.fit_from) & (sample.lengths <= fit.fit_to)
+        x, n = sample.lengths[inside].astype(float), reach[inside].astype(float)
+        y, w = np.log(n / sample.games), np.sqrt(n)
+        best = None
+        for beta in np.linspace(0.3, 3.0, 271):
+            design = np.column_stack([np.ones_like(x), -(x ** beta)])
+            coef = np.linalg.lstsq(design * w[:, None], y * w, rcond=None)[0]
+            residual = float((((design @ coef) - y) * w) ** 2 @ np.ones_like(x))
+            if best is None or residual < best[0]:
+                best = (residual, beta, coef)
+        _, self.beta, (self.a, self.b) = best
+        self.fit = fit
+
+    def per_game(self, cards: float) -> odds.Estimate:
+        """S(cards) on the stretched fit (no interval: low = high = the value)."""
+        value = math.exp(self.a - self.b * cards ** self.beta)
+        return odds.Estimate(value, value, value)
+
+    def efolds_beyond(self, cards: float) -> float:
+        """As the exponential fit's."""
+        return self.fit.efolds_beyond(cards)
+
+
 def at_least(histogram: list[list[int]], cards: int) -> int:
     """Games of a census histogram of at least ``cards`` cards."""
     return sum(n for c, n in histogram if c >= cards)
@@ -79,8 +114,9 @@ def at_least(histogram: list[list[int]], cards: int) -> int:
 
 def census(args) -> None:
     """Predicted census counts against the census, deck by deck."""
-    print(f"fit from {args.start_share} of L (L: the longest length {odds.TOP_GAMES} games"
-          f" reach); {args.seeds} seeds a fraction\n")
+    print(f"model {args.model}, fit from {args.start_share} of L (L: the longest length"
+          f" {odds.TOP_GAMES} games reach); {args.seeds} seeds a fraction\n")
+    model = Stretched if args.model == "stretched" else odds.fit_tail
     print("| deck | census | fraction | rank | L (cards) | census count | predicted (geo mean)"
           " | range over seeds | ratio | interval holds | e-folds past fit |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -94,13 +130,13 @@ def census(args) -> None:
             for seed in range(1, args.seeds + 1):
                 sample = random_sample(spec, games, seed)
                 try:
-                    fits.append(odds.fit_tail(sample, args.start_share))
+                    fits.append(model(sample, args.start_share))
                 except odds.OddsError as error:
                     fits.append(str(error))
             for rank in RANKS:
                 length = int(truth["top"][rank - 1][1])
                 count = at_least(truth["histogram"], length)
-                done = [f for f in fits if isinstance(f, odds.TailFit)]
+                done = [f for f in fits if not isinstance(f, str)]
                 if not done:
                     print(f"| {spec} | {deals:,} | {fraction:g} | {rank} | {length} | {count}"
                           f" | no fit ({len(fits)} of {len(fits)} seeds: too few games) |"
@@ -122,6 +158,24 @@ def census(args) -> None:
         print(f"- {spec} at {fraction:g}, rank {rank}: ratio {ratio:.2f}")
 
 
+def decay(args) -> None:
+    """Each census's decay length window by window, from its exact histogram."""
+    print("| deck | longest | window (cards): tau (games >= its start) |\n|---|---|---|")
+    for spec in args.decks:
+        truth = make_truth(spec)
+        sample = odds.Sample.of(truth["histogram"], int(truth["deals"]))
+        longest = int(truth["top"][0][1])
+        cells = []
+        for low in np.linspace(0.2, 0.85, 8):
+            start, end = int(low * longest), int((low + 0.15) * longest)
+            try:
+                cells.append(f"{start}-{end}: {odds.fit_range(sample, start, end).tau:.0f}"
+                             f" ({sample.at_least(start):,})")
+            except odds.OddsError:
+                cells.append(f"{start}-{end}: too few ({sample.at_least(start):,})")
+        print(f"| {spec} | {longest} | {'; '.join(cells)} |")
+
+
 def sample_for(args, spec: str) -> odds.Sample:
     """The sample a check reads: the runs of ``--db``, or ``--deals`` played now."""
     if args.db:
@@ -138,25 +192,35 @@ def describe(sample: odds.Sample, fit: odds.TailFit) -> None:
           f" cards, {fit.tail_games:,} games >= {fit.fit_from:,}")
 
 
+def predictor(args, sample: odds.Sample):
+    """The model ``--model`` names, fitted to ``sample``."""
+    if args.model == "stretched":
+        found = Stretched(sample, args.start_share)
+        print(f"stretched: beta {found.beta:.2f}")
+        return found
+    return odds.fit_tail(sample, args.start_share)
+
+
 def camicia(args) -> None:
     """Camicia's public census counts against the fit."""
     sample = sample_for(args, "camicia")
-    fit = odds.fit_tail(sample, args.start_share)
-    describe(sample, fit)
+    describe(sample, odds.fit_tail(sample, args.start_share))
+    fit = predictor(args, sample)
     print("\n| cards | census count | predicted | 95% interval | e-folds past fit |\n"
           "|---|---|---|---|---|")
     for cards, count in CAMICIA_COUNTS:
         found = fit.per_game(cards).times(CAMICIA_DEALS)
         print(f"| {cards:,} | {count} | {found.value:.1f} | {found.low:.1f}-{found.high:.1f} |"
               f" {fit.efolds_beyond(cards):.1f} |")
-    print(f"\none game expected in the census at {fit.level(CAMICIA_DEALS):,.0f} cards")
+    if isinstance(fit, odds.TailFit):
+        print(f"\none game expected in the census at {fit.level(CAMICIA_DEALS):,.0f} cards")
 
 
 def standard(args) -> None:
     """The standard deck's public record history against the fit."""
     sample = sample_for(args, "standard")
-    fit = odds.fit_tail(sample, args.start_share)
-    describe(sample, fit)
+    describe(sample, odds.fit_tail(sample, args.start_share))
+    fit = predictor(args, sample)
     print("\n| record | random deals by then | expected games that long | chance of one |"
           " e-folds past fit |\n|---|---|---|---|---|")
     chances = []
@@ -166,7 +230,7 @@ def standard(args) -> None:
         chances.append(chance)
         print(f"| {cards:,} | {deals:.2g} | {found.value:.3g} ({found.low:.3g}-{found.high:.3g})"
               f" | {chance:.3g} | {fit.efolds_beyond(cards):.1f} |")
-    print(f"\nboth records as long, on one exponential: {chances[0] * chances[1]:.2g}"
+    print(f"\nboth records as long, on this model: {chances[0] * chances[1]:.2g}"
           f" (were they independent); 8,345 cards: {fit.per_game(8345).value:.3g} a deal")
 
 
@@ -191,12 +255,15 @@ def main(argv=None) -> None:
     """The command line (see the module's text)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    for name in ("census", "camicia", "standard", "ranges"):
+    for name in ("census", "decay", "camicia", "standard", "ranges"):
         command = commands.add_parser(name)
         command.add_argument("--start-share", type=float, default=odds.START_SHARE,
                              help="The fit starts at this share of its end (0.4; 0.6-0.8:"
                                   " the top only).")
-        if name == "census":
+        if name != "ranges":
+            command.add_argument("--model", choices=("exponential", "stretched"),
+                                 default="exponential")
+        if name in ("census", "decay"):
             command.add_argument("--seeds", type=int, default=5)
             command.add_argument("--decks", nargs="+", default=list(DECKS))
         else:
@@ -208,7 +275,7 @@ def main(argv=None) -> None:
         if name == "ranges":
             command.add_argument("--ranges", default=RANGES)
     args = parser.parse_args(argv)
-    {"census": census, "camicia": camicia, "standard": standard, "ranges": ranges}[
+    {"census": census, "decay": decay, "camicia": camicia, "standard": standard, "ranges": ranges}[
         args.command](args)
 
 
