@@ -201,11 +201,16 @@ def predictor(args, sample: odds.Sample):
     return odds.fit_tail(sample, args.start_share)
 
 
+def described_fit(args, spec: str):
+    """The sample of a check (``sample_for``), described, and the model fitted to it."""
+    sample = sample_for(args, spec)
+    describe(sample, odds.fit_tail(sample, args.start_share))
+    return predictor(args, sample)
+
+
 def camicia(args) -> None:
     """Camicia's public census counts against the fit."""
-    sample = sample_for(args, "camicia")
-    describe(sample, odds.fit_tail(sample, args.start_share))
-    fit = predictor(args, sample)
+    fit = described_fit(args, "camicia")
     print("\n| cards | census count | predicted | 95% interval | e-folds past fit |\n"
           "|---|---|---|---|---|")
     for cards, count in CAMICIA_COUNTS:
@@ -218,9 +223,7 @@ def camicia(args) -> None:
 
 def standard(args) -> None:
     """The standard deck's public record history against the fit."""
-    sample = sample_for(args, "standard")
-    describe(sample, odds.fit_tail(sample, args.start_share))
-    fit = predictor(args, sample)
+    fit = described_fit(args, "standard")
     print("\n| record | random deals by then | expected games that long | chance of one |"
           " e-folds past fit |\n|---|---|---|---|---|")
     chances = []

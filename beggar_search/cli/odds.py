@@ -8,27 +8,17 @@ import math
 import click
 
 from .. import odds as tail
-from .common import RUN_ID, UserError, emit, json_option, open_store, say
+from .common import RUN_ID, Hours, UserError, emit, json_option, open_store, say
 from .options import db_option
 
 
-class Amount(click.ParamType):
-    """A positive, finite number (``1e12`` allowed); 0, negatives, nan and inf are refused."""
-
-    name = "number"
-
-    def convert(self, value, param, ctx):
-        """``value`` as a float, or a usage error naming it."""
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number", param, ctx)
-        if not math.isfinite(number) or number <= 0:
-            self.fail(f"{value!r} is not a number greater than 0", param, ctx)
-        return number
+def positive(ctx, param, value):
+    """A click callback: ``value`` (a float or None) if it is finite and above 0."""
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(f"{value:g} is not a finite number greater than 0")
+    return value
 
 
-AMOUNT = Amount()
 SECONDS_IN = (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60))
 
 
@@ -151,13 +141,14 @@ def read_sample(db_path, run_ids) -> tuple[tail.Sample, list[int], int | None]:
               help="Run id; repeat it to pool runs of one deck [default: the latest run].")
 @click.option("--cards", type=click.IntRange(1, None), required=True, metavar="X",
               help="The length asked about: a game of at least X cards.")
-@click.option("--deals", type=AMOUNT, default=None, metavar="N",
+@click.option("--deals", type=float, callback=positive, default=None, metavar="N",
               help="The budget: N random games (1e12 allowed).")
-@click.option("--hours", type=AMOUNT, default=None, metavar="H",
+@click.option("--hours", type=Hours(), default=None, metavar="H",
               help="The budget: H hours at the run's rate a worker, on --workers W.")
 @click.option("--workers", type=click.IntRange(1, 10**7), default=None, metavar="W",
               help="With --hours: workers (cores) at the run's rate each [default: 1].")
-@click.option("--rate", type=AMOUNT, default=None, metavar="GAMES_PER_SECOND",
+@click.option("--rate", type=float, callback=positive, default=None,
+              metavar="GAMES_PER_SECOND",
               help="With --hours: games a second in all instead of the run's rate (a GPU's,"
                    " a cluster's).")
 @json_option
