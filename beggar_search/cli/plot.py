@@ -77,7 +77,7 @@ def game_json(data: dict) -> dict:
 @click.group()
 def plot():
     """Pictures (needs matplotlib): game lengths, one game, a run's cycles, a cycle family,
-    the merge families of long games."""
+    the merge families of long games, the tail of lengths with its fit."""
 
 
 @plot.command()
