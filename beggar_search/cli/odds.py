@@ -144,7 +144,7 @@ def read_sample(db_path, run_ids) -> tuple[tail.Sample, list[int], int | None]:
 @click.option("--deals", type=float, callback=positive, default=None, metavar="N",
               help="The budget: N random games (1e12 allowed).")
 @click.option("--hours", type=Hours(), default=None, metavar="H",
-              help="The budget: H hours at the run's rate a worker, on --workers W.")
+              help="The budget: H hours at the run's rate a worker, on W workers.")
 @click.option("--workers", type=click.IntRange(1, 10**7), default=None, metavar="W",
               help="With --hours: workers (cores) at the run's rate each [default: 1].")
 @click.option("--rate", type=float, callback=positive, default=None,
