@@ -118,7 +118,7 @@ def odds_text(found: tail.Odds, sample: tail.Sample, record: dict) -> list[str]:
                      " sample's alone, and the tail may not stay one exponential that far")
     elif found.efolds_beyond_data > 0:
         lines.append("caution: an extrapolation: one exponential held within a factor 1.5 on"
-                     " camicia's census and a 24-card one, but missed by 2-14x near the top of"
+                     " camicia's census and a 24-card one, but missed by 2-50x near the top of"
                      " three small censused decks (docs/records-benchmark.md)")
     return lines
 
