@@ -35,6 +35,7 @@ START_SHARE = 0.4  # the fit starts at this share of its end
 MIN_FIT_GAMES = 200  # games the fitted range must hold (fewer: too few to fit)
 MIN_FIT_LENGTHS = 8  # distinct lengths the fitted range must span
 Z95 = 1.959963984540054  # a two-sided 95% interval of a normal
+SMALLEST_LOG_CHANCE = math.log(1e-300)  # a chance below this a game is refused (floats end)
 # how far past the fit's end (in e-folds of S) a census check of bench_odds held within a
 # factor 1.5: camicia's 70 games >= 4,500 cards, 13.8 e-folds past a fit of 1e8 games
 # (docs/records-benchmark.md; three small censused decks failed nearer, within 3-10 e-folds
@@ -235,6 +236,10 @@ def odds(sample: Sample, cards: int, start_share: float = START_SHARE) -> Odds:
         raise OddsError(f"{cards:,} cards lies below the fitted tail, which starts at"
                         f" {fit.fit_from:,} cards: the sample itself counts"
                         f" {sample.at_least(cards):,} of {sample.games:,} games that long")
+    if fit.log_share(cards) < SMALLEST_LOG_CHANCE:
+        raise OddsError(f"{cards:,} cards lies {fit.efolds_beyond(cards):,.0f} e-folds past the"
+                        " fitted tail: a chance below 1e-300 a game, past what the fit can"
+                        " say; ask for a shorter length")
     return Odds(cards, fit, fit.per_game(cards))
 
 

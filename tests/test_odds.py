@@ -171,6 +171,7 @@ def test_odds_json_budget_in_hours_at_the_runs_rate(cli, results):
     (["--run", "1", "--cards", "900", "--deals", "5", "--hours", "1"], "not both"),
     (["--run", "1", "--run", "4", "--cards", "900"], "different decks"),
     (["--run", "9", "--cards", "900"], "no run 9"),
+    (["--run", "1", "--cards", "1000000"], "below 1e-300 a game"),  # was a ZeroDivisionError
 ])
 def test_odds_refuses_bad_input_in_one_line(cli, results, args, words):
     done = cli("odds", "--db", results, *args)
