@@ -571,3 +571,65 @@ def draw_long_families(data: dict, out: str | Path) -> Path:
                    f" {data['deck']} deck; a family and its mirror share a colour;"
                    " in brackets: its games)", fontsize=10)
     return _save(figure, out)
+
+
+def tail_data(store: Store, run_id: int | None = None, cards: int | None = None) -> dict:
+    """A run's random sample as S(x), the share of its games of at least x cards, with the
+    exponential tail fitted to it (``odds``) and its 95% band out to ``cards`` (default: one
+    past the deck's longest known game, where one is known)."""
+    from . import odds
+
+    run = store.run(run_id)
+    try:
+        sample = odds.sample_of(store, [run])
+        target = cards if cards is not None else (
+            None if odds.best_known(run) is None else odds.best_known(run) + 1)
+        fit = odds.fit_tail(sample)
+        found = odds.odds(sample, target) if target is not None else None
+    except odds.OddsError as error:
+        raise PlotError(f"run {run.id}: {error}") from None
+    reach = np.cumsum(sample.counts[::-1])[::-1]
+    end = max(sample.longest, target or 0)
+    x = np.linspace(fit.fit_from, end, 200)
+    band = [fit.per_game(float(v)) for v in x]
+    return {"run": run.id, "strategy": run.strategy, "deck": run.params["deck"],
+            "players": run.players, **game_fields(run.params), "games": sample.games,
+            "lengths": sample.lengths, "share": reach / sample.games, "fit": fit,
+            "x": x, "fitted": np.array([b.value for b in band]),
+            "low": np.array([b.low for b in band]), "high": np.array([b.high for b in band]),
+            "cards": target, "odds": found}
+
+
+def draw_tail(data: dict, out: str | Path) -> Path:
+    """log S(x) of the run's random sample, the fitted tail (solid over the fitted range,
+    dashed beyond it) with its 95% band, and the target length marked."""
+    fit = data["fit"]
+    figure, axes = _new_figure(10, 5.5)
+    axes.step(data["lengths"], data["share"], where="post", color=PLAYER_COLOURS[0],
+              linewidth=1.2, label=f"sample: {data['games']:,} random games")
+    inside = data["x"] <= fit.fit_to
+    axes.plot(data["x"][inside], data["fitted"][inside], color=PLAYER_COLOURS[1], linewidth=1.5,
+              label=f"fit {fit.fit_from:,}-{fit.fit_to:,} cards: e-fold every {fit.tau:.1f}"
+                    " cards")
+    axes.plot(data["x"][~inside], data["fitted"][~inside], color=PLAYER_COLOURS[1],
+              linewidth=1.2, linestyle="--", label="extrapolated")
+    axes.fill_between(data["x"], data["low"], data["high"], color=PLAYER_COLOURS[1],
+                      alpha=0.2, linewidth=0, label="95% interval (the sample's alone)")
+    axes.axvspan(fit.fit_from, fit.fit_to, color="#eeeeee", zorder=0)
+    found = data["odds"]
+    if found is not None:
+        axes.axvline(data["cards"], color=PLAYER_COLOURS[2], linestyle=":", linewidth=1.2)
+        axes.annotate(f">= {data['cards']:,} cards: {found.per_game.value:.3g} a game\n"
+                      f"({found.efolds_beyond_data:.1f} e-folds past the fit)",
+                      xy=(data["cards"], found.per_game.value), xytext=(-6, 6),
+                      textcoords="offset points", ha="right", fontsize=9,
+                      color=PLAYER_COLOURS[2])
+    axes.set_yscale("log")
+    axes.set_xlabel("game length x (cards laid)")
+    axes.set_ylabel("S(x): share of games of at least x cards")
+    _style(axes)
+    axes.set_title(f"The tail of game lengths ({_strategy_run(data)}, {data['players']}"
+                   " players)\nlong games come in merge families: the top counts go in"
+                   " lumps of a family's size", fontsize=10)
+    axes.legend(loc="lower left", fontsize=9, frameon=False)
+    return _save(figure, out)

@@ -41,7 +41,7 @@ TURN = ["--game", "ers", "--slap-policy", "turn"]
 
 # (name, the schema's command, argv); the searches come first: the others read their files.
 # Runs of a.sqlite: 1 random, 2 enumerate, 3 climb, 4 factory, 5 hunt; of e.sqlite: 1 random,
-# 2 factory (ratscrew).
+# 2 factory (ratscrew); of s.sqlite: 1 random (the standard deck, for show's record odds).
 COMMANDS = [
     ("search random", "search random",
      ["search", "random", "--deals", "4000", "--deck", SMALL, "--db", "a.sqlite", *QUIET]),
@@ -113,6 +113,18 @@ COMMANDS = [
      ["plot", "cycles", "--db", "e.sqlite", "--run", "2", "--out", "ec.png", "--json"]),
     ("ers plot family", "plot family",
      ["plot", "family", "--db", "e.sqlite", "--run", "2", "--out", "ef.png", "--json"]),
+    ("odds", "odds", ["odds", "--db", "a.sqlite", "--run", "1", "--cards", "120", "--deals",
+                      "1e9", "--json"]),
+    ("odds climb hours", "odds", ["odds", "--db", "a.sqlite", "--run", "3", "--cards", "120",
+                                  "--hours", "8", "--workers", "16", "--json"]),
+    ("plot tail", "plot tail", ["plot", "tail", "--db", "a.sqlite", "--run", "1", "--cards",
+                                "120", "--out", "t.png", "--json"]),
+    ("ers plot tail", "plot tail", ["plot", "tail", "--db", "e.sqlite", "--run", "1",
+                                    "--cards", "40", "--out", "et.png", "--json"]),
+    # a deck whose longest game is known: show gives the odds of beating it
+    ("search random standard", "search random",
+     ["search", "random", "--deals", "20000", "--db", "s.sqlite", *QUIET]),
+    ("show standard", "show", ["show", "--db", "s.sqlite", "--top", "1", "--json"]),
     ("recover", "recover", ["recover", "--db", "a.sqlite", "--out", "r.sqlite", "--json"]),
     ("report", "report", ["report", "--db", "a.sqlite", "--out", "site", "--replays", "2",
                           "--cycle-pages", "2", "--json"]),

@@ -22,6 +22,7 @@ from .deal import deal
 from .factory import factory
 from .helptext import group_options
 from .hunt import hunt
+from .odds import odds
 from .play import play
 from .plot import plot
 from .reach import reach
@@ -90,7 +91,7 @@ search.add_command(hunt)
 search.add_command(factory)
 cli.add_command(search)
 cli.add_command(plot)
-for command in (runs, show, export, recover, report):
+for command in (runs, show, export, odds, recover, report):
     cli.add_command(command)
 group_options(cli)  # --help in sections: general, ratscrew, workers and clusters, output
 

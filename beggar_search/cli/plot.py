@@ -77,7 +77,7 @@ def game_json(data: dict) -> dict:
 @click.group()
 def plot():
     """Pictures (needs matplotlib): game lengths, one game, a run's cycles, a cycle family,
-    the merge families of long games."""
+    the merge families of long games, the tail of lengths with its fit."""
 
 
 @plot.command()
@@ -198,3 +198,24 @@ def families(db_path, run_id, out, as_json):
           "best": [{"family": f["family"], "cards": f["best"], "games": len(f["cards"]),
                     "mirror_family": f["mirror"]} for f in data["families"]]},
          as_json, written)
+
+
+@plot.command()
+@run_figure_options("tail.png")
+@click.option("--cards", type=click.IntRange(1, None), default=None, metavar="X",
+              help="The target length marked [default: one past the deck's longest known"
+                   " game, where one is known].")
+def tail(db_path, run_id, out, as_json, cards):
+    """log S(x) of a run's random games, the fitted exponential tail, its interval and a
+    target length (beggar-search odds)."""
+    plots = _plots(out, db_path)
+    data = _run_data(plots, lambda store, run: plots.tail_data(store, run, cards), db_path,
+                     run_id)
+    written = _draw(plots, plots.draw_tail, data, out)
+    fit, found = data["fit"], data["odds"]
+    emit({"out": written, "run": data["run"], **game_json(data), "deck": data["deck"],
+          "sample_games": data["games"], "fit_from": fit.fit_from, "fit_to": fit.fit_to,
+          "tau": round(fit.tau, 3), "cards": data["cards"],
+          "per_game": found.per_game.value if found else None,
+          "per_game_low": found.per_game.low if found else None,
+          "per_game_high": found.per_game.high if found else None}, as_json, written)

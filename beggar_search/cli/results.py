@@ -27,6 +27,7 @@ from .common import (
     say,
     shown_name,
 )
+from .odds import record_odds, record_odds_line
 from .options import db_option
 
 
@@ -83,9 +84,11 @@ def show(db_path, run_id, top, by_family, as_json):
         summary = summarise(store, run.id)
         games = (by_family_rows(store, run, top) if by_family
                  else store.iter_games(run.id, "longest", limit=top))
+        known = record_odds(store, run)  # None: no record known, or no sample
         if as_json:  # one object, its long lists written as they are read
             key = "families" if by_family else "leaderboard"
-            sys.stdout.write(json.dumps(summary_record(summary))[:-1] + f', "{key}": ')
+            head = {**summary_record(summary), **({"record_odds": known} if known else {})}
+            sys.stdout.write(json.dumps(head)[:-1] + f', "{key}": ')
             write_list(map(game_record, games))
             sys.stdout.write(', "cycle_list": ')
             write_list(map(cycle_record, store.iter_cycles(run.id)))
@@ -93,6 +96,8 @@ def show(db_path, run_id, top, by_family, as_json):
             return
         print_summary(summary, False)
         say(f"chunks     {run.params['chunk_size']:,} {unit_of(run.strategy)} each")
+        if known:
+            say(record_odds_line(known))
         for rank, game in enumerate(games, start=1):
             family = ""
             if by_family:
