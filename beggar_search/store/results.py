@@ -155,6 +155,17 @@ GAME_COLUMNS = ("deal", "number", "chunk", "position", "outcome", "cards", "tric
 
 
 
+
+def on_read_only_media(path: Path) -> bool:
+    """Whether ``path`` is on a file system mounted read-only (an image, a read-only share)
+    with no ``-wal`` beside it: no process can change it, so it is read as immutable (in
+    WAL mode SQLite must otherwise create a ``-shm``, and cannot there)."""
+    try:
+        read_only = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+    return read_only and path.is_file() and not path.with_name(path.name + "-wal").exists()
+
 def rescue_target(path: Path) -> Path:
     """A new, empty file beside ``path`` for what a search held when ``path`` was deleted or
     replaced under it: ``NAME.rescued-TIME.sqlite`` (``-2``, ``-3``... when taken), created
@@ -354,6 +365,7 @@ class Store:
             self._check_writable()
         self.name_lock = None
         self.checkpointed = -math.inf
+        self.immutable = not writing and on_read_only_media(self.path)
         self._connect()
         try:
             self._patiently(lambda: self._check_or_create(create, writing))
@@ -400,7 +412,11 @@ class Store:
         """Open the connection, once no other name of the file is in use (``NameLock``)."""
         busy = BUSY_SLICE if self.patience is None else min(BUSY_SLICE, self.patience)
         try:
-            self.db = sqlite3.connect(self.path, timeout=busy, isolation_level=None)
+            if self.immutable:  # nothing can change it, and SQLite could make no -shm there
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?immutable=1",
+                                          uri=True, timeout=busy, isolation_level=None)
+            else:
+                self.db = sqlite3.connect(self.path, timeout=busy, isolation_level=None)
         except sqlite3.Error as error:
             raise StoreError(f"cannot open {self.path}: {error}") from None
         self.db.row_factory = sqlite3.Row
