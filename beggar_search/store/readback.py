@@ -183,6 +183,9 @@ def run_settings(params: dict) -> None:
                 raise BadValue(field, span)
             if whole(span[0], field) > whole(span[1], field):
                 raise BadValue(field, span)
+    start = params.get("start_deal")  # the climber's start deal (parsed by the strategy)
+    if start is not None and (not isinstance(start, str) or len(start) > MAX_TEXT):
+        raise BadValue("start_deal", start)
     for field in NAMES_SETTINGS + TEXTS_SETTINGS:
         if field in params:
             values = params[field]

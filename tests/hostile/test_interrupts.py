@@ -7,13 +7,12 @@ starts, while its workers compile (the moment that printed worker heartbeat trac
 the nanny's 4 s timeout, after the command had said ``interrupted``), and once chunks run.
 """
 
-import os
 import signal
 import subprocess
 import time
 
 import pytest
-from hostile_helpers import command, wait_for
+from hostile_helpers import command, ctrl_c_to_group, wait_for
 
 
 def session_processes(session):
@@ -36,18 +35,10 @@ def test_ctrl_c_while_a_local_cluster_starts_stops_quietly(tmp_path, delay):
                 "--db", str(tmp_path / "F.sqlite")),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        wait_for(lambda: tracker_started(process.pid) or process.poll() is not None,
-                 timeout=300, what="the resource tracker")
-        time.sleep(delay)
-        os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it: to the whole group
-        sent = time.monotonic()
-        out, err = process.communicate(timeout=60)
-        took = time.monotonic() - sent
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    wait_for(lambda: tracker_started(process.pid) or process.poll() is not None,
+             timeout=300, what="the resource tracker")
+    time.sleep(delay)
+    out, err, took = ctrl_c_to_group(process)
     assert process.returncode in (0, 130), err
     assert "Traceback" not in err and "distributed." not in err, err
     if process.returncode == 130:

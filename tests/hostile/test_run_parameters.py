@@ -33,7 +33,7 @@ BAD = [("max_tricks", '"abc"'), ("max_tricks", "[1, 2]"), ("max_tricks", INFINIT
        ("extend", '"y"'), ("closure_states", "-1"), ("deepest", "-1"), ("deals", "2.5"),
        ("hours", '"abc"'), ("hours", INFINITY), ("hours", "-1"), ("reach_states", "null"),
        ("kick_moves", "[3, 2]"), ("blocks", '"2-20"'), ("moves", '["swap", 7]'),
-       ("starts", "[[1]]"), ("top_k", "true")]
+       ("starts", "[[1]]"), ("top_k", "true"), ("start_deal", "[1]")]
 
 
 @pytest.mark.parametrize(("field", "value"), BAD)
