@@ -24,6 +24,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from .address_space import check_compile_room
 from .text import plural
 
 TICK = 0.5  # seconds between two readings of the counter on a terminal
@@ -50,7 +51,9 @@ class Watch:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def started(self) -> None:
-        """A compile starts (Numba's ``numba:compile`` event)."""
+        """A compile starts (Numba's ``numba:compile`` event): refused here, before LLVM
+        runs, under an address-space limit it would abort in (``address_space``)."""
+        check_compile_room()
         with self.lock:
             if self.depth == 0:
                 self.since = time.monotonic()

@@ -41,9 +41,13 @@ def report(db_path, run_ids, out, replays, cycle_pages, serve_it, port, as_json)
     except ImportError:
         raise UserError(INSTALL) from None
     from ..report.data import ReportOptions
+    from ..report.serve import bind, serve
     from ..report.site import write_site
 
     options = ReportOptions(replays=replays, cycle_pages=cycle_pages)
+    # the port first: one taken is said before the site is written
+    server = bind(out, port) if serve_it else None
+
     def write() -> dict:
         with open_store(db_path, create=False, writing=False) as store:
             return write_site(store, list(run_ids), out, options,
@@ -53,11 +57,14 @@ def report(db_path, run_ids, out, replays, cycle_pages, serve_it, port, as_json)
 
     # in a thread (``compiling.warm``, the store opened there: SQLite's objects stay in their
     # thread): its replays compile the game's tracer, and a Ctrl-C is answered at once
-    written = compiling.warm(write)
+    try:
+        written = compiling.warm(write)
+    except BaseException:
+        if server is not None:
+            server.server_close()
+        raise
     emit(written, as_json, f"wrote {written['files']} files ({written['bytes'] / 1e6:.1f} MB of"
                            f" data) for {plural(len(written['runs']), 'run')} to {out} in"
                            f" {written['seconds']:.1f} s; open {out}/index.html")
     if serve_it:
-        from ..report.serve import serve
-
-        serve(out, port, lambda text: say(f"beggar-search: {text}", err=True))
+        serve(server, out, lambda text: say(f"beggar-search: {text}", err=True))

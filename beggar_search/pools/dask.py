@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
 import re
 import signal
@@ -297,6 +298,12 @@ def _plugin_class():
                 if self.ignore_interrupt and threading.current_thread() is threading.main_thread():
                     # A local cluster shares the terminal: Ctrl-C is for the client to handle.
                     signal.signal(signal.SIGINT, signal.SIG_IGN)
+                    # and it ends with the client, even one that exits at once (a Ctrl-C
+                    # while its kernels compile): orphaned, a worker logged tracebacks on the
+                    # terminal until its nanny's timeout (issue 38)
+                    from .local import die_with
+
+                    die_with(os.getppid())
                 started = time.perf_counter()
                 warm_up(self.name, self.params)
                 log.info("warmed up %s in %.2f s", self.name, time.perf_counter() - started)
@@ -367,8 +374,16 @@ class DaskPool:
         self._threads = 0
         self._checked = float("-inf")
         self.finished: queue.SimpleQueue = queue.SimpleQueue()
-        self.client.register_plugin(_plugin_class()(name, params, self.cluster is not None),
-                                    name=f"beggar-search-warm-up-{kernels_token(name, params)}")
+        try:  # the workers compile here: a Ctrl-C now closes what was started, quietly
+            self.client.register_plugin(
+                _plugin_class()(name, params, self.cluster is not None),
+                name=f"beggar-search-warm-up-{kernels_token(name, params)}")
+        except KeyboardInterrupt:
+            self._stop_at_once()
+            raise
+        except BaseException:
+            self.close()
+            raise
         log.info("Dask cluster at %s: %d worker threads", scheduler, self.workers)
 
     @property
@@ -413,6 +428,19 @@ class DaskPool:
         finally:
             self._close_cluster()
             self.quiet.close()
+
+    def _stop_at_once(self) -> None:
+        """Close on a Ctrl-C while the workers start or compile: the local cluster's worker
+        processes killed first (asked to close, one busy compiling logged heartbeat
+        tracebacks on the terminal until its nanny killed it 4 s later), and what Dask and
+        asyncio log of the connections so cut left unsaid (the command ends here)."""
+        for nanny in getattr(self.cluster, "workers", {}).values():
+            with contextlib.suppress(OSError, TypeError, AttributeError):
+                os.kill(nanny.pid, signal.SIGKILL)
+        for handler in logging.getLogger("distributed").handlers:
+            handler.addFilter(_Below(logging.NOTSET))
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL + 1)
+        self.close()
 
     def _close_cluster(self) -> None:
         if self.cluster is not None:

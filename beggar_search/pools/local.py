@@ -27,7 +27,7 @@ DEATH_UNNOTICED = 2.0  # seconds a dead worker may go unnoticed by the executor 
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the kernel sends us when our parent dies
 
 
-def _die_with(parent: int) -> None:
+def die_with(parent: int) -> None:
     """Exit as soon as process ``parent`` is gone, even in the middle of a kernel.
 
     On Linux the kernel itself kills us (``PR_SET_PDEATHSIG``); elsewhere a thread polls,
@@ -52,7 +52,7 @@ def _die_with(parent: int) -> None:
 def _worker_init(name: str, params: dict, parent: int, compiled, ready) -> None:
     for sig in STOP_SIGNALS:  # the parent decides how to stop
         signal.signal(sig, signal.SIG_IGN)
-    _die_with(parent)
+    die_with(parent)
     compiled.wait()  # the parent has compiled and cached the kernels: only load them
     warm_up(name, params)
     ready.release()  # this worker's kernels are loaded: the parent may start the clock

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -70,6 +71,20 @@ def chosen_runs(store, run_ids):
     return list(store.runs())
 
 
+OPTION_CHARS = 300  # of a run option on the pages: past it, cut (every page holds them all)
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def shown_option(value) -> str:
+    """A run option (a key or value from the file) as the pages show it: text, control
+    characters written as ``\\xNN``, and cut to ``OPTION_CHARS`` saying how long it was."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    text = CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+    if len(text) > OPTION_CHARS:
+        text = f"{text[:OPTION_CHARS]}... ({len(text):,} characters)"
+    return text
+
+
 def run_info(store, run) -> dict:
     """A run's figures for the index page: parameters, status, counts, rate, histogram."""
     params = run.params
@@ -83,7 +98,7 @@ def run_info(store, run) -> dict:
         "seconds": round(elapsed, 3), "worker_seconds": round(run.seconds, 3),
         "rate": round(run.deals / elapsed, 1) if elapsed > 0 else None,
         "created": when(run.created), "updated": when(run.updated), "version": run.version,
-        "options": {str(key): json.dumps(value) if not isinstance(value, str) else value
+        "options": {shown_option(key): shown_option(value)
                     for key, value in sorted(params.items())},
         "play_options": replay.play_options(params), **slap_fields(params),
         "histogram": store.histogram(run.id), "moves": store.move_stats(run.id),

@@ -7,6 +7,8 @@ import functools
 import http.server
 from pathlib import Path
 
+from ..errors import UserError
+
 HOST = "127.0.0.1"
 
 
@@ -23,9 +25,20 @@ def make_server(folder: str | Path, port: int = 8000) -> http.server.ThreadingHT
     return http.server.ThreadingHTTPServer((HOST, port), handler)
 
 
-def serve(folder: str | Path, port: int, say) -> None:
-    """Serve ``folder`` until interrupted, saying its address through ``say``."""
-    with make_server(folder, port) as server:
+def bind(folder: str | Path, port: int) -> http.server.ThreadingHTTPServer:
+    """``make_server``, before the site is written: a port that cannot be had is one line
+    naming it (``UserError``), and nothing written."""
+    try:
+        return make_server(folder, port)
+    except OSError as error:
+        raise UserError(f"--port {port}: cannot serve on {HOST}:{port}:"
+                        f" {error.strerror or error}") from None
+
+
+def serve(server: http.server.ThreadingHTTPServer, folder: str | Path, say) -> None:
+    """Serve ``folder`` with ``server`` (``bind``) until interrupted, saying its address
+    through ``say``."""
+    with server:
         say(f"serving {folder} at http://{HOST}:{server.server_address[1]}/ (Ctrl-C stops)")
         try:
             server.serve_forever()

@@ -6,7 +6,9 @@ Each data file is written twice: ``data/NAME.json`` for any reader, and ``data/N
 opened as files (``file://``, where a browser refuses to fetch local files) as well as
 served.  JSON that goes into a script has ``<``, ``>`` and ``&`` written as ``\\u003c``...,
 so no value can close the script or open a tag.  The site is written into a new folder
-beside ``out`` and moved into place whole; an ``out`` that holds anything but an earlier
+beside ``out`` and moved into place whole or, when ``out`` is a folder already (empty, an
+earlier report, a mount point; named through ``.`` or a symbolic link), into a folder
+inside it whose files are then moved in; an ``out`` that holds anything but an earlier
 report is refused.
 """
 
@@ -158,8 +160,12 @@ def write_site(store, run_ids, out, options: ReportOptions | None = None,
     check_out(out, db_path)
     env = environment()  # before any work: no Jinja2, one line
     runs = report_data.read_report(store, run_ids, options, warn)
-    # the new site is written beside ``out`` and moved in whole
-    build = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent.resolve()))
+    # ``.``, ``..`` and a symbolic link name the folder they lead to: it is the one written
+    target = out.resolve()
+    # a new site is written beside ``out`` and moved in whole; into a folder that is there,
+    # it is written inside it and its files moved into place (the folder itself is kept)
+    build = Path(tempfile.mkdtemp(prefix=f".{target.name}.",
+                                  dir=target if target.is_dir() else target.parent))
     try:
         writer = DataWriter(build)
         tables = write_tables(writer, runs, options)
@@ -182,7 +188,7 @@ def write_site(store, run_ids, out, options: ReportOptions | None = None,
             (build / f"{page}.html").write_text(html, encoding="utf-8")
         (build / MARKER).write_text("a site written by beggar-search report\n")
         os.chmod(build, 0o755)
-        replace_folder(build, out)
+        replace_folder(build, target)
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
         raise
@@ -193,11 +199,21 @@ def write_site(store, run_ids, out, options: ReportOptions | None = None,
 
 
 def replace_folder(build: Path, out: Path) -> None:
-    """Put the folder ``build`` at ``out``, an earlier report there removed."""
-    if out.exists():
-        old = out.with_name(f".{out.name}.old-{os.getpid()}")
-        out.rename(old)
+    """Put the site in folder ``build`` at ``out``: ``build`` renamed to it when ``out`` is
+    not there; else (``build`` inside it) the files of an earlier report there moved aside
+    and removed and ``build``'s moved in, so that ``out`` itself, a mount point or a folder
+    with its own owner, mode or ACL, stays.  The marker stays and is replaced first: a
+    folder left half written is still a report, which the next report replaces."""
+    if not out.is_dir():
         build.rename(out)
+        return
+    old = Path(tempfile.mkdtemp(prefix=".old-", dir=out))
+    try:
+        for entry in out.iterdir():
+            if entry not in (build, old) and entry.name != MARKER:
+                entry.rename(old / entry.name)
+        for entry in sorted(build.iterdir(), key=lambda path: path.name != MARKER):
+            entry.rename(out / entry.name)
+        build.rmdir()
+    finally:
         shutil.rmtree(old, ignore_errors=True)
-    else:
-        build.rename(out)

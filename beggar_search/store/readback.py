@@ -130,12 +130,72 @@ def run_fields(row: dict) -> dict:
     if whole(players, "players", low=2) > MAX_PLAYERS:
         raise BadValue("players", players)
     whole(params.get("seed"), "seed", optional=True)
+    run_settings(params)
     data["wins"] = _json(data["wins"], "wins", list)
     if len(data["wins"]) != players:
         raise BadValue("wins", data["wins"])
     for wins in data["wins"]:
         whole(wins, "wins")
     return data
+
+
+# The settings a reader or a strategy takes from a run's parameters: (lowest, highest,
+# whether the tool may store None for it).  The highest is what any release let the option
+# reach (``--top`` once went to 10^6) or, for the rest, what an int64 kernel argument holds.
+INT64_SAFE = 1 << 62
+WHOLE_SETTINGS = {
+    "top_k": (0, 1_000_000, False), "chunk_size": (1, INT64_SAFE, False),
+    "max_tricks": (1, INT64_SAFE, True),
+    "deals": (1, None, True),  # an enumeration of every deal may pass 2**63...
+    "start": (0, None, False),  # ...and so may its first deal index
+    "extend": (0, INT64_SAFE, True), "closure_states": (1, INT64_SAFE, True),
+    "deepest": (0, INT64_SAFE, True), "reach_states": (1, INT64_SAFE, False),
+    "seed_chunks": (0, INT64_SAFE, True), "seed_rounds": (0, INT64_SAFE, True),
+    "seed_fair_deals": (0, INT64_SAFE, True), "kick_shift": (0, INT64_SAFE, False),
+    "kick_tries": (1, INT64_SAFE, False), "kick_rounds": (1, INT64_SAFE, True),
+    "kick_every": (0, INT64_SAFE, True),
+}
+REQUIRED_SETTINGS = ("top_k", "chunk_size")  # every run holds them (its strategy's are optional)
+MAX_TEXT = 200  # a deal or state of the largest deck, with its separators and leader
+HOURS_SETTINGS = ("hours", "until_idle")  # None, or a finite number of hours above 0
+SPAN_SETTINGS = ("blocks", "exchanges", "kick_moves")  # [low, high], whole numbers
+NAMES_SETTINGS = ("moves", "kicks")  # lists of names
+TEXTS_SETTINGS = ("starts", "seeds", "known")  # lists of deals, states or cycle ids
+
+
+def run_settings(params: dict) -> None:
+    """Check the settings of ``params`` that readers and strategies use (``WHOLE_SETTINGS``
+    and the rest): each of the type and range the tool stores, or ``BadValue``.  A
+    setting a run does not hold is left to its strategy's default."""
+    for field, (low, high, nullable) in WHOLE_SETTINGS.items():
+        if field in params or field in REQUIRED_SETTINGS:
+            value = whole(params.get(field), field, nullable, low)
+            if value is not None and high is not None and value > high:
+                raise BadValue(field, value)
+    for field in HOURS_SETTINGS:
+        value = params.get(field)
+        if value is not None and (finite(value, field) == 0):
+            raise BadValue(field, value)
+    for field in SPAN_SETTINGS:
+        if field in params:
+            span = params[field]
+            if not isinstance(span, list) or len(span) != 2:
+                raise BadValue(field, span)
+            if whole(span[0], field) > whole(span[1], field):
+                raise BadValue(field, span)
+    start = params.get("start_deal")  # the climber's start deal (parsed by the strategy)
+    if start is not None and (not isinstance(start, str) or len(start) > MAX_TEXT):
+        raise BadValue("start_deal", start)
+    for field in NAMES_SETTINGS + TEXTS_SETTINGS:
+        if field in params:
+            values = params[field]
+            if not isinstance(values, list):
+                raise BadValue(field, values)
+            for value in values:
+                if field in NAMES_SETTINGS:
+                    name(value, field)
+                elif not isinstance(value, str) or len(value) > MAX_TEXT:
+                    raise BadValue(field, value)
 
 
 def _json(text, field: str, kind: type):

@@ -12,6 +12,7 @@ and a cycle counts the distinct deals that reach it.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import os
@@ -159,6 +160,32 @@ GAME_COLUMNS = ("deal", "number", "chunk", "position", "outcome", "cards", "tric
                 "preperiod_tricks", "preperiod_cards", "period_tricks", "period_cards", "cycle",
                 "found", "family")
 
+
+
+
+def on_read_only_media(path: Path) -> bool:
+    """Whether ``path`` is on a file system mounted read-only (an image, a read-only share)
+    with no ``-wal`` beside it: no process can change it, so it is read as immutable (in
+    WAL mode SQLite must otherwise create a ``-shm``, and cannot there)."""
+    try:
+        read_only = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+    return read_only and path.is_file() and not path.with_name(path.name + "-wal").exists()
+
+def rescue_target(path: Path) -> Path:
+    """A new, empty file beside ``path`` for what a search held when ``path`` was deleted or
+    replaced under it: ``NAME.rescued-TIME.sqlite`` (``-2``, ``-3``... when taken), created
+    here, so no other process has it.  Never ``path`` itself: a new search may have just
+    created its file there, and ``VACUUM INTO`` fills an empty file (issue 38, U1)."""
+    stem = f"{path.name}.rescued-{int(time.time())}"
+    for attempt in itertools.count(1):
+        target = path.with_name(f"{stem}{'' if attempt == 1 else f'-{attempt}'}.sqlite")
+        try:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        except FileExistsError:
+            continue
+        return target
 
 class StoreError(Exception):
     """The file is not a results store (or cannot be used as one), or a run is not in it."""
@@ -345,6 +372,7 @@ class Store:
             self._check_writable()
         self.name_lock = None
         self.checkpointed = -math.inf
+        self.immutable = not writing and on_read_only_media(self.path)
         self._connect()
         try:
             self._patiently(lambda: self._check_or_create(create, writing))
@@ -391,7 +419,11 @@ class Store:
         """Open the connection, once no other name of the file is in use (``NameLock``)."""
         busy = BUSY_SLICE if self.patience is None else min(BUSY_SLICE, self.patience)
         try:
-            self.db = sqlite3.connect(self.path, timeout=busy, isolation_level=None)
+            if self.immutable:  # nothing can change it, and SQLite could make no -shm there
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?immutable=1",
+                                          uri=True, timeout=busy, isolation_level=None)
+            else:
+                self.db = sqlite3.connect(self.path, timeout=busy, isolation_level=None)
         except sqlite3.Error as error:
             raise StoreError(f"cannot open {self.path}: {error}") from None
         self.db.row_factory = sqlite3.Row
@@ -547,24 +579,26 @@ class Store:
     def rescue_if_moved(self) -> None:
         """Raise a ``StoreError`` if the file was deleted or replaced since it was opened.
 
-        What this connection holds is then written out whole (``VACUUM INTO``): back to the
-        path when nothing is there, else beside it, so nothing stored is lost with the file.
+        What this connection holds is then written out whole (``VACUUM INTO``) to a new
+        file beside it (``rescue_target``), never back to the path, where a new search may
+        be creating its file, so nothing stored is lost with the file nor written over
+        another.
         The old file's ``-wal`` and ``-shm`` are emptied and removed first: SQLite finds them
         by name, and would apply them to whatever file now has that name.  The store then
         goes on with the copy (``path`` names it), which marks its running runs stopped.
         """
         if self._identity() == self.identity:
             return
-        target = self.path if not self.path.exists() else self.path.with_name(
-            f"{self.path.name}.rescued-{int(time.time())}.sqlite")
         with contextlib.suppress(sqlite3.Error):  # all the log in the old file, the log empty
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        target, reserved, failed = self.path.with_name(f"{self.path.name}.rescued-*.sqlite"), \
+            False, None
         try:
+            target = rescue_target(self.path)
+            reserved = True
             self.db.execute("VACUUM INTO ?", (str(target),))
-        except sqlite3.Error as error:
+        except (sqlite3.Error, OSError) as error:
             failed = error
-        else:
-            failed = None
         companions = {}
         for suffix in ("-wal", "-shm"):
             companion = self.path.with_name(self.path.name + suffix)
@@ -578,6 +612,9 @@ class Store:
                 if (found.st_dev, found.st_ino) == identity:  # left: still the old file's
                     companion.unlink()
         if failed is not None:
+            with contextlib.suppress(OSError):  # the empty file reserved for it
+                if reserved and target.stat().st_size == 0:
+                    target.unlink()
             raise StoreError(f"{self.path} was deleted or replaced while the search ran, and"
                              f" the copy of what was stored could not be written to {target}"
                              f" ({failed})")

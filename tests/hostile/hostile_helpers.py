@@ -142,3 +142,19 @@ def damage(path, offset_fraction, data):
         offset = int(size * offset_fraction) // 4096 * 4096
         handle.seek(offset)
         handle.write(data)
+
+
+def ctrl_c_to_group(process, timeout=60):
+    """Ctrl-C as a terminal sends it (to ``process``'s whole group, which it leads), then its
+    end: (stdout, stderr, seconds it took); killed when it outlives ``timeout``."""
+    import signal
+
+    try:
+        os.killpg(process.pid, signal.SIGINT)
+        sent = time.monotonic()
+        out, err = process.communicate(timeout=timeout)
+        return out, err, time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()

@@ -6,11 +6,13 @@ it: real subprocesses, real files, real signals.
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import stat
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 from hostile_helpers import (
@@ -481,7 +483,8 @@ def test_a_nonsense_lock_wait_falls_back_to_the_default(cli, results):
 
 @pytest.mark.slow
 def test_a_results_file_deleted_during_a_search_is_written_back(tmp_path, whole_sweep):
-    """`rm` of the results file while a search runs: what was stored is not lost with it."""
+    """`rm` of the results file while a search runs: what was stored is not lost with it.
+    It goes to a new file, never back to the path (a new search may be starting there)."""
     db = tmp_path / "deleted.sqlite"
     process = sweep_under_way(db, 2)
     for suffix in ("", "-wal", "-shm"):
@@ -490,7 +493,9 @@ def test_a_results_file_deleted_during_a_search_is_written_back(tmp_path, whole_
     if process.returncode == 0:
         pytest.skip("the run ended before the file was deleted")
     message = fails_in_one_line(subprocess.CompletedProcess([], process.returncode, out, err))
-    assert "deleted or replaced" in message and f"written to {db}" in message
+    assert "deleted or replaced" in message and not db.exists()
+    db = Path(re.search(r"written to (\S+\.sqlite)", message).group(1))
+    assert db.name.startswith("deleted.sqlite.rescued-")
     assert chunks_stored(db) >= 2
     with sqlite3.connect(db) as copy:  # nothing runs on the copy: it says so
         assert copy.execute("SELECT status FROM runs").fetchall() == [("stopped",)]
