@@ -7,6 +7,7 @@ the run's parameters and the chunk number only, never on which worker runs it.
 
 from __future__ import annotations
 
+from .. import compiling
 from .base import PENDING, ChunkJob, Strategy
 from .climb import ClimbStrategy
 from .factory import FactoryStrategy
@@ -29,8 +30,16 @@ def strategy_for(name: str, params: dict) -> Strategy:
 
 
 def execute(job: ChunkJob):
-    """Worker entry point: run one chunk."""
-    return strategy_for(job.strategy, job.params).run_chunk(job)
+    """Worker entry point: run one chunk; the seconds its kernels compiled (a kernel the
+    warm-up did not reach, or lost in a cold-cache race) are in ``compile_seconds``, not in
+    its ``seconds``."""
+    if not compiling.listening():
+        compiling.WATCH.quiet = True  # a worker process: the command said it
+    summary, compiled = compiling.compiling_in(
+        strategy_for(job.strategy, job.params).run_chunk, job)
+    summary.compile_seconds = compiled
+    summary.seconds = max(float(summary.seconds) - compiled, 0.0)
+    return summary
 
 
 def warm_up(name: str, params: dict) -> None:
