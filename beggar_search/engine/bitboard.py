@@ -479,10 +479,10 @@ def play_block(pens, los, his, n, split, leader, limit, packed, multi=MULTI):
         bitboard_multi.merge_ends(ends, count, packed)
 
 
-@kernel
 def new_scratch(total, players, block):
     """The scratch arrays of ``record_played``: one deal, the hands, a result row and the
-    packed results of a block of ``block`` deals (and the dummy deal)."""
+    packed results of a block of ``block`` deals (and the dummy deal).  Made in Python: a
+    kernel of its own would be one more to compile."""
     return (np.zeros(total, dtype=np.uint8), np.zeros((players, CAPACITY), dtype=np.uint8),
             np.zeros(RESULT_LEN, dtype=np.int64), np.zeros(block + 1, dtype=np.int64))
 
@@ -501,12 +501,12 @@ class _Blocks:
     size), so that it can hand a long game to ``replay_long`` and go on where it stopped."""
 
     def __init__(self, total: int, players: int):
-        self.masks = new_masks(BLOCK)[:3]
+        self.masks = tuple(np.zeros((3, BLOCK + 1), dtype=np.int64))  # as new_masks
         self.scratch = new_scratch(total, players, BLOCK)
         self.progress = np.zeros(3, dtype=np.int64)
 
 
-@kernel
+@inlined_kernel
 def _next_block(progress, n_deals):
     """The next block of a chunk once the one in flight is recorded: (its first position,
     its size), or (n_deals, 0) after the last; ``progress`` updated."""
