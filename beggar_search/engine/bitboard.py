@@ -623,6 +623,17 @@ def _play_long(sequences, indices, split, leader, max_tricks, results):
         play_general(sequences[i], split, leader, max_tricks, flat, results[i])
 
 
+def warm_long(sorted_cards, split, max_tricks) -> None:
+    """Compile (or load) ``replay_long`` and ``_play_long`` for these hands, with the types
+    the chunk kernels give them: what a search compiles only when it meets a long game, and
+    ``beggar-search compile`` compiles ahead (an image's cache holds it)."""
+    scratch = new_scratch(len(sorted_cards), len(split), 1)
+    scratch[0][:] = sorted_cards
+    replay_long(0, split, 0, max_tricks, scratch, batch.new_recorder(1, len(sorted_cards)))
+    _play_long(np.ascontiguousarray(sorted_cards[None, :]), np.zeros(1, dtype=np.int64),
+               split, 0, max_tricks, np.zeros((1, RESULT_LEN), dtype=np.int64))
+
+
 def play_sequences(sequences, split, leader, max_tricks, results, multi=MULTI):
     """Play deals (rows of card values, hand 1 then hand 2) as ``rules.play_sequences``;
     ``multi``: see ``play_block``."""
@@ -655,4 +666,4 @@ def generate(stream: np.ndarray, n_deals: int, sorted_cards: np.ndarray,
 
 
 __all__ = ["DRAW_PLACES", "DRAW_SHUFFLE", "enumerate_chunk", "generate", "multi_for", "next_deal",
-           "play_sequences", "play_splits", "random_chunk"]
+           "play_sequences", "play_splits", "random_chunk", "warm_long"]

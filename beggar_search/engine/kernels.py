@@ -243,6 +243,12 @@ class Engine:
         return Recorder(*kernel.enumerate(first_sequence, n_deals, self.split, self.max_tricks,
                                           recorder, *self.game_args))
 
+    def warm_long(self) -> None:
+        """Compile the fast kernels' replay of a long game by the general engine, which a
+        search compiles only when it meets one (``beggar-search compile`` does it ahead)."""
+        if self.game == BMN and _bitboard_fits(self.deck, self.players):
+            bitboard.warm_long(self.deck.sorted_cards(), self.split, self.max_tricks)
+
     def play_sequences(self, sequences: np.ndarray) -> np.ndarray:
         """Result rows (``rules.R_*``) of the deals ``sequences`` (one card sequence a row)."""
         rows = np.zeros((len(sequences), RESULT_LEN), dtype=np.int64)

@@ -42,9 +42,15 @@ def execute(job: ChunkJob):
     return summary
 
 
-def warm_up(name: str, params: dict) -> None:
-    """Compile (or load from cache) every kernel the strategy uses, before any timing."""
-    strategy_for(name, params).warm_up()
+def warm_up(name: str, params: dict, whole: bool = False) -> None:
+    """Compile (or load from cache) the kernels the strategy uses, before any timing;
+    ``whole``: also those it uses only now and then (a long game's replay by the general
+    engine: ``beggar-search compile``, for an image whose cache is read-only)."""
+    strategy = strategy_for(name, params)
+    strategy.warm_up()
+    engine = getattr(strategy, "engine", None)
+    if whole and engine is not None:
+        engine.warm_long()
 
 
 __all__ = ["PENDING", "STRATEGIES", "ChunkJob", "Strategy", "execute", "strategy_for", "warm_up"]

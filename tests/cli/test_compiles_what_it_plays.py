@@ -91,3 +91,29 @@ def test_play_uses_only_the_general_engine(tmp_path):
 def test_commands_that_read_results_or_number_deals_use_no_kernel(searched, args):
     folder, _ = searched
     assert used_kernels(folder, *args) == []
+
+
+def test_compile_compiles_ahead_the_long_games_replay_a_search_compiles_late():
+    """`beggar-search compile` (and `--all`) still fill the cache with everything a search
+    may call: the general engine's replay of a long game too, with the very types a chunk
+    gives it (one signature each, after both), so that an image's read-only cache has it."""
+    import numpy as np
+
+    from beggar_search.engine import batch, bitboard
+    from beggar_search.engine.kernels import Engine
+    from beggar_search.engine.random import chunk_stream
+    from beggar_search.strategies import warm_up
+    from beggar_search.strategies.sweep import EnumerateStrategy
+
+    params = EnumerateStrategy.prepare({"deck": "plain=5,J=2,Q=1,K=1", "players": 2,
+                                        "max_tricks": None, "top_k": 5, "chunk_size": 500,
+                                        "hours": None, "start": 0, "deals": 1512,
+                                        "seed": 1})
+    warm_up("enumerate", params, whole=True)
+    engine = Engine.for_run(params)
+    recorder = engine.random_chunk(chunk_stream(1, 0), 3000, batch.new_recorder(5, 9))
+    assert recorder.counts[batch.C_LOOPS] > 0  # long games met: replayed
+    rows = engine.play_sequences(np.asarray(recorder.loop_deals[:1]))
+    assert rows[0, 0] != 0
+    assert len(bitboard.replay_long.signatures) == 1
+    assert len(bitboard._play_long.signatures) == 1
