@@ -401,6 +401,7 @@ class Session:
     pool_factory: PoolFactory | None = None  # makes the pool (None: local workers)
     pool: Pool | None = None  # a pool already made (``start`` makes it before the run)
     cycles_said: int = 0  # new cycles met in this sitting (the first CYCLE_LINES are printed)
+    compiled_in_search: float = 0.0  # the workers' compiles during chunks, per worker (s)
 
     def execute(self) -> dict:
         """Play and store the run's chunks until it is done, out of time or stopped; its summary
@@ -473,7 +474,7 @@ class Session:
         self.store.stop_waiting = lambda: sitting.dropping
         self.elapsed_before = self.run.elapsed
         self.started = time.monotonic()
-        self.compiled_in_search = 0.0  # the workers' compiles during chunks, per worker
+        self.compiled_in_search = 0.0
         hours = self.run.params.get("hours")
         sitting.deadline = (None if hours is None else
                             self.started + hours * 3600 - self.run.elapsed)

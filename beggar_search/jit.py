@@ -208,13 +208,13 @@ def _choose_cache() -> bool:
     try:
         folder = tempfile.mkdtemp(prefix="beggar-search-numba-")
     except OSError:
-        say_once("nocache", f"cannot write a kernel cache in {where} nor a temporary folder:"
+        say_once("nocache", f"Numba cannot write a cache (in {where}) nor a temporary folder:"
                             f" kernels compile on every command; {CACHE_HINT}")
         return False
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     os.environ["NUMBA_CACHE_DIR"] = folder  # worker processes share it
     config.CACHE_DIR = folder
-    say_once("tempcache", f"cannot write a kernel cache in {where}: kernels are cached"
+    say_once("tempcache", f"Numba cannot write a cache (in {where}): kernels are cached"
                           f" in {folder} for this command only; {CACHE_HINT}")
     return _cache_found() is not None
 

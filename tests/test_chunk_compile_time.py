@@ -39,7 +39,6 @@ def test_a_chunks_compile_is_counted_apart_from_its_seconds(monkeypatch):
 
 def test_a_workers_compile_moves_the_runs_clock_and_deadline(monkeypatch):
     session = driver.Session(store=None, run=None, workers=2)
-    session.compiled_in_search = 0.0
     sitting = driver.Sitting(deadline=100.0)
     session._not_search_time(sitting, 10.0)  # one of two workers compiled for 10 s
     assert session.compiled_in_search == 5.0 and sitting.deadline == 105.0
