@@ -508,12 +508,28 @@ class _Blocks:
 
 @inlined_kernel
 def _next_block(progress, n_deals):
-    """The next block of a chunk once the one in flight is recorded: (its first position,
-    its size), or (n_deals, 0) after the last; ``progress`` updated."""
+    """The next block of a chunk once the one in flight is recorded: its size (0 after the
+    last; -1 while a block is in flight); ``progress`` updated."""
+    if progress[1] < progress[2]:
+        return -1
     base = progress[0] + progress[2]
-    size = min(BLOCK, n_deals - base)
-    progress[0], progress[1], progress[2] = base, 0, max(size, 0)
-    return base, max(size, 0)
+    size = max(min(BLOCK, n_deals - base), 0)
+    progress[0], progress[1], progress[2] = base, 0, size
+    return size
+
+
+@kernel
+def _record_block(masks, split, max_tricks, scratch, progress, recorder, multi):
+    """Play the block just filled (``progress[1]`` 0) and record the block in flight from
+    ``progress`` on: (the recorder, the position of a game the fast path does not finish,
+    or -1 when the block is all recorded)."""
+    pens, los, his = masks
+    base, start, size = progress[0], progress[1], progress[2]
+    if start == 0:
+        play_block(pens, los, his, size, split, 0, fast_limit(max_tricks), scratch[3], multi)
+    recorder, stop = _record_from(pens, los, his, size, start, base, scratch, recorder)
+    progress[1] = stop + 1 if stop < size else size
+    return recorder, base + stop if stop < size else -1
 
 
 @kernel
@@ -524,19 +540,26 @@ def _random_blocks(stream, n_deals, split, draw, max_tricks, recorder, draws, ma
     that game's position), or -1 when the chunk is done."""
     order, kinds, sequence = draws
     pens, los, his = masks
-    while True:
-        if progress[1] >= progress[2]:
-            base, size = _next_block(progress, n_deals)
-            if size == 0:
-                return recorder, -1
+    position = -1
+    while position < 0:
+        size = _next_block(progress, n_deals)
+        if size > 0:
             fill_random(stream, draw, order, kinds, sequence, pens, los, his, size)
-            play_block(pens, los, his, size, split, 0, fast_limit(max_tricks), scratch[3],
-                       multi)
-        base, start, size = progress[0], progress[1], progress[2]
-        recorder, stop = _record_from(pens, los, his, size, start, base, scratch, recorder)
-        progress[1] = stop + 1 if stop < size else size
-        if stop < size:
-            return recorder, base + stop
+        elif size == 0:
+            break
+        recorder, position = _record_block(masks, split, max_tricks, scratch, progress,
+                                           recorder, multi)
+    return recorder, position
+
+
+def _replaying(blocks, split, max_tricks, scratch, recorder):
+    """``blocks(recorder)`` (a chunk's blocks) until the chunk is done, each game it stops at
+    replayed by the general engine (``replay_long``) in its place; the recorder."""
+    while True:
+        recorder, position = blocks(recorder)
+        if position < 0:
+            return recorder
+        recorder = replay_long(position, split, 0, max_tricks, scratch, recorder)
 
 
 def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorder, multi=MULTI):
@@ -550,13 +573,11 @@ def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorde
     blocks = _Blocks(len(sorted_cards), len(split))
     draws = (np.arange(len(sorted_cards), dtype=np.int64), penalty_kinds(sorted_cards),
              sorted_cards.copy())
-    while True:
-        recorder, position = _random_blocks(stream, n_deals, split, draw, max_tricks, recorder,
-                                            draws, blocks.masks, blocks.scratch,
-                                            blocks.progress, multi)
-        if position < 0:
-            return recorder
-        recorder = replay_long(position, split, 0, max_tricks, blocks.scratch, recorder)
+    return _replaying(
+        lambda recorder: _random_blocks(stream, n_deals, split, draw, max_tricks, recorder,
+                                        draws, blocks.masks, blocks.scratch, blocks.progress,
+                                        multi),
+        split, max_tricks, blocks.scratch, recorder)
 
 
 @kernel
@@ -564,19 +585,16 @@ def _enumerated_blocks(sequence, n_deals, split, max_tricks, recorder, masks, sc
                        progress, multi):
     """``enumerate_chunk``'s blocks from ``progress`` on, as ``_random_blocks``."""
     pens, los, his = masks
-    while True:
-        if progress[1] >= progress[2]:
-            base, size = _next_block(progress, n_deals)
-            if size == 0:
-                return recorder, -1
-            fill_enumerated(sequence, base > 0, pens, los, his, size)
-            play_block(pens, los, his, size, split, 0, fast_limit(max_tricks), scratch[3],
-                       multi)
-        base, start, size = progress[0], progress[1], progress[2]
-        recorder, stop = _record_from(pens, los, his, size, start, base, scratch, recorder)
-        progress[1] = stop + 1 if stop < size else size
-        if stop < size:
-            return recorder, base + stop
+    position = -1
+    while position < 0:
+        size = _next_block(progress, n_deals)
+        if size > 0:
+            fill_enumerated(sequence, progress[0] > 0, pens, los, his, size)
+        elif size == 0:
+            break
+        recorder, position = _record_block(masks, split, max_tricks, scratch, progress,
+                                           recorder, multi)
+    return recorder, position
 
 
 def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder, multi=MULTI):
@@ -584,13 +602,11 @@ def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder, multi=
     as ``batch.enumerate_chunk``; ``multi``: see ``play_block``."""
     blocks = _Blocks(len(first_sequence), len(split))
     sequence = first_sequence.copy()
-    while True:
-        recorder, position = _enumerated_blocks(
-            sequence, n_deals, split, max_tricks, recorder, blocks.masks, blocks.scratch,
-            blocks.progress, multi)
-        if position < 0:
-            return recorder
-        recorder = replay_long(position, split, 0, max_tricks, blocks.scratch, recorder)
+    return _replaying(
+        lambda recorder: _enumerated_blocks(sequence, n_deals, split, max_tricks, recorder,
+                                            blocks.masks, blocks.scratch, blocks.progress,
+                                            multi),
+        split, max_tricks, blocks.scratch, recorder)
 
 
 @kernel
