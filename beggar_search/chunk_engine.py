@@ -14,9 +14,18 @@ import numpy as np
 from .cards.deck import Deck
 from .cards.params import BMN, ERS, deck_of, game_of
 from .cards.slaps import SlapRules
-from .engine import ers
+from .engine import bitboard, ers
 from .engine.batch import Recorder
-from .engine.kernels import ENUMERATE, GPU_DRAWS, RANDOM, SEQUENCES, Kernel, choose, random_kernel
+from .engine.kernels import (
+    ENUMERATE,
+    FAST2,
+    GPU_DRAWS,
+    RANDOM,
+    SEQUENCES,
+    Kernel,
+    choose,
+    random_kernel,
+)
 from .engine.rules import RESULT_LEN
 from .gpu import engine as gpu
 
@@ -74,6 +83,12 @@ class Engine:
         kernel = choose(self.deck, self.players, ENUMERATE, self.game)
         return Recorder(*kernel.enumerate(first_sequence, n_deals, self.split, self.max_tricks,
                                           recorder, *self.game_args))
+
+    def warm_long(self) -> None:
+        """Compile the fast kernels' replay of a long game by the general engine, which a
+        search compiles only when it meets one (``beggar-search compile`` does it ahead)."""
+        if self.game == BMN and FAST2.fits(self.deck, self.players):
+            bitboard.warm_long(self.deck.sorted_cards(), self.split, self.max_tricks)
 
     def play_sequences(self, sequences: np.ndarray) -> np.ndarray:
         """Result rows (``rules.R_*``) of the deals ``sequences`` (one card sequence a row)."""

@@ -92,6 +92,17 @@ def watch(what: str, quiet: bool = False) -> Watch:
     """Hear every compile of this process from now on, naming ``what`` in the notice;
     the one ``Watch`` (installed once, renamed on later calls)."""
     WATCH.what, WATCH.quiet = what, quiet
+    return listen()
+
+
+def listening() -> bool:
+    """Whether this process hears its compiles (``watch`` or ``listen`` was called)."""
+    return bool(_installed)
+
+
+def listen() -> Watch:
+    """The one ``Watch``, hearing every compile of this process from now on (installed
+    once; a worker process, where no command installed it, says nothing)."""
     if not _installed:
         from numba.core import event
 
@@ -105,6 +116,15 @@ def watch(what: str, quiet: bool = False) -> Watch:
         _installed.append(Listener())
         event.register("numba:compile", _installed[0])
     return WATCH
+
+
+def compiling_in(function, *args):
+    """``function(*args)`` and the seconds this process spent compiling during it (a
+    worker's chunk: not search time)."""
+    listen()
+    before = WATCH.elapsed()
+    result = function(*args)
+    return result, WATCH.elapsed() - before
 
 
 def compiled_line() -> str | None:

@@ -152,6 +152,7 @@ class Session:
     pool_factory: PoolFactory | None = None  # makes the pool (None: local workers)
     pool: Pool | None = None  # a pool already made (``start`` makes it before the run)
     cycles_said: int = 0  # new cycles met in this sitting (the first CYCLE_LINES are printed)
+    compiled_in_search: float = 0.0  # the workers' compiles during chunks, per worker (s)
 
     def execute(self) -> dict:
         """Play and store the run's chunks until it is done, out of time or stopped; its summary
@@ -224,6 +225,7 @@ class Session:
         self.store.stop_waiting = lambda: sitting.dropping
         self.elapsed_before = self.run.elapsed
         self.started = time.monotonic()
+        self.compiled_in_search = 0.0
         hours = self.run.params.get("hours")
         sitting.deadline = (None if hours is None else
                             self.started + hours * 3600 - self.run.elapsed)
@@ -298,6 +300,7 @@ class Session:
             try:
                 summary = future.result()
                 sitting.chunk_finished(float(getattr(summary, "seconds", 0)))
+                self._not_search_time(sitting, float(getattr(summary, "compile_seconds", 0)))
             except BrokenProcessPool:
                 if sitting.stops:  # the workers were hit by the stop signal too
                     sitting.dropped = True
@@ -355,8 +358,18 @@ class Session:
             return False
         return True
 
+    def _not_search_time(self, sitting: Sitting, compiled: float) -> None:
+        """A chunk compiled for ``compiled`` seconds (a kernel its warm-up did not reach, or
+        lost in a cold-cache race: issue 38 C7): not the run's time, nor its ``--hours``;
+        one worker of ``workers`` stood still meanwhile."""
+        share = compiled / max(self.workers, 1)
+        self.compiled_in_search += share
+        if sitting.deadline is not None:
+            sitting.deadline += share
+
     def _store(self, strategy: Strategy, job, summary, bar) -> None:
-        elapsed = self.elapsed_before + time.monotonic() - self.started
+        elapsed = (self.elapsed_before + time.monotonic() - self.started
+                   - self.compiled_in_search)
         record = strategy.record(job, summary)
         news = self.store.add_chunk(self.run, record, strategy.top_k, elapsed)
         bar.update(record.deals)  # what the run's deals count (a factory's tries stored)

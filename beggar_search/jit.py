@@ -1,15 +1,26 @@
 """The one jit policy every kernel uses: cached, nogil, numpy error model (optionally inlined).
 
-Numba keeps compiled kernels on disk (its cache: beside the package, else in the user's
-cache folder, or in ``NUMBA_CACHE_DIR``), so that only the first command compiles.  A
-cache that cannot be used never stops a command:
+Numba keeps compiled kernels on disk so that only the first command compiles.  Every install
+shares one cache: the user's cache folder (``platformdirs``: ``~/.cache/beggar-search/kernels``
+on Linux), or ``NUMBA_CACHE_DIR`` when set, and in it one folder per version of the kernels'
+sources (``beggar-search-<digest>``, ``SOURCES_DIGEST``), so a wheel, an editable install, a
+read-only site-packages and a second clone of the same sources load the same kernels, and two
+trees of different sources never overwrite each other's files.  ``beggar-search compile
+--where`` names the folder, ``--clean`` empties it.  A cache that cannot be used never stops
+a command:
 
-- none of those folders writable (a read-only install, a ``HOME`` that is not writable):
-  kernels are cached in a temporary folder for this command and its worker processes
-  (which inherit ``NUMBA_CACHE_DIR``), removed at exit; one line on stderr says so, and
-  how to keep them.  With no temporary folder either, kernels are not cached at all.
+- a folder that cannot be written but holds this version's kernels (a read-only image made
+  with ``beggar-search compile --all``): its kernels are loaded, and those it lacks are
+  compiled for this command, unsaved (one line says so).
+- no folder at all can be written nor read (a ``HOME`` that is not writable): kernels are
+  cached in a temporary folder for this command and its worker processes (which inherit
+  ``NUMBA_CACHE_DIR``), removed at exit; one line on stderr says so, and how to keep them.
+  With no temporary folder either, kernels are not cached at all.
 - a cache that fails when written (a full disk, a file size limit): the line names the
   folder, and the command goes on with the kernels it compiled, unsaved.
+- a file of the cache that cannot be read (truncated, garbage, empty: a copy cut short, a
+  crash): a cache miss, said once naming the file; the kernel is compiled again and the
+  file replaced.
 """
 
 import atexit
@@ -35,90 +46,185 @@ from numba.core.caching import (
 )
 
 CACHE_HINT = "set NUMBA_CACHE_DIR to a writable folder to keep compiled kernels"
-_said = set()
+_SAID_VARIABLE = "BEGGAR_SEARCH_SAID"  # what was said, for the worker processes started later
+_said = set(filter(None, os.environ.get(_SAID_VARIABLE, "").split(",")))
 
 
 def say_once(what: str, text: str) -> None:
-    """One line on stderr, the first time ``what`` happens in this process."""
+    """One line on stderr, the first time ``what`` happens in this command: its worker
+    processes, started after, inherit what was said (``what``: a word, no comma)."""
     if what not in _said:
         _said.add(what)
+        os.environ[_SAID_VARIABLE] = ",".join(sorted(_said))
         print(f"beggar-search: {text}", file=sys.stderr, flush=True)
+
+
+# the folders whose modules hold kernels or the constants kernels take (Numba freezes a
+# global into the kernels using it): a kernel folder added to the package is named here
+KERNEL_FOLDERS = ("cards", "engine", "backward", "cycles", "games")
+PACKAGE = Path(__file__).resolve().parent
+
+
+def _sources_digest() -> str:
+    """A digest of every source a kernel may be compiled from: the modules of the kernel
+    folders and jit.py, each by its path in the package and its bytes."""
+    files = [PACKAGE / "jit.py"] + [
+        path for folder in KERNEL_FOLDERS for path in sorted((PACKAGE / folder).glob("*.py"))]
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+SOURCES_DIGEST = _sources_digest()
+FOLDER_PREFIX = "beggar-search-"  # a folder of the kernels of one version of the sources
+FOLDER_PATTERN = re.compile(re.escape(FOLDER_PREFIX) + "[0-9a-f]{16}")
+STALE_FOLDER_SECONDS = 30 * 86_400.0  # another version's folder unused this long goes
+
+
+def cache_root() -> Path:
+    """The folder of every install's compiled kernels: ``NUMBA_CACHE_DIR`` when set, else
+    the user's cache folder (``platformdirs``)."""
+    if config.CACHE_DIR:
+        return Path(config.CACHE_DIR)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("beggar-search", appauthor=False)) / "kernels"
+
+
+def kernels_folder() -> Path:
+    """The folder of the kernels compiled from these sources (``SOURCES_DIGEST``)."""
+    return cache_root() / (FOLDER_PREFIX + SOURCES_DIGEST[:16])
+
+
+def cache_folders(root: Path | None = None) -> list[Path]:
+    """The kernel folders of every version of the sources under ``root`` (``cache_root()``);
+    nothing else there is ours."""
+    root = cache_root() if root is None else root
+    with contextlib.suppress(OSError):
+        return sorted(path for path in root.iterdir()
+                      if FOLDER_PATTERN.fullmatch(path.name) and path.is_dir()
+                      and not path.is_symlink())
+    return []
+
+
+def clean(root: Path | None = None) -> list[Path]:
+    """Remove every version's kernel folder under ``root`` (``compile --clean``); the folders
+    removed.  Files of others there (a shared ``NUMBA_CACHE_DIR``) stay."""
+    folders = cache_folders(root)
+    for folder in folders:
+        shutil.rmtree(folder)
+    return folders
+
+
+def prune_folders(root: Path, keep: Path, older_than: float = STALE_FOLDER_SECONDS) -> None:
+    """Remove the other versions' kernel folders unused for ``older_than`` seconds (each
+    process touches its own folder when it starts)."""
+    now = time.time()
+    for folder in cache_folders(root):
+        with contextlib.suppress(OSError):
+            if folder != keep and now - folder.stat().st_mtime > older_than:
+                shutil.rmtree(folder)
+
+
+class PackageCacheLocator(UserProvidedCacheLocator):
+    """A package kernel's cache folder: in ``kernels_folder()``, named by its module's place
+    in the package (``beggar-search-<digest>/engine``), not by the absolute path of the
+    install or clone it was compiled from (Numba's own naming): every install of the same
+    sources finds the kernels another compiled.  The sources are still checked (Numba's
+    stamp is a hash of the module's bytes; ``TolerantCache`` adds ``SOURCES_DIGEST``).
+
+    A folder that cannot be written but exists is used read-only (``read_only``): a warm
+    cache in a read-only image or a shared read-only folder."""
+
+    read_only = False
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        place = Path(py_file).resolve().parent.relative_to(PACKAGE)
+        self._cache_path = str(kernels_folder().joinpath(*place.parts))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        """The locator of a package module's kernel (None: outside the package, or no
+        folder that can be written or read)."""
+        if not in_package(py_file):  # Numba's own locators
+            return None
+        self = cls(py_func, py_file)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            if not os.access(self._cache_path, os.R_OK | os.X_OK):
+                return None
+            self.read_only = True
+        return self
+
+
+def in_package(py_file) -> bool:
+    """Whether the module ``py_file`` is one of this package's."""
+    try:
+        Path(py_file).resolve().parent.relative_to(PACKAGE)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+class _PackageCacheImpl(CompileResultCacheImpl):
+    """A package kernel is cached by ``PackageCacheLocator`` or not at all (never beside
+    the sources, in Numba's own places); a module outside the package, by Numba's."""
+
+    _locator_classes = [PackageCacheLocator, *CompileResultCacheImpl._locator_classes]
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        if not isinstance(self.locator, PackageCacheLocator) and in_package(
+                self.locator._py_file):
+            raise RuntimeError(f"no kernel cache for {py_func.__qualname__}")
 
 
 def _probe():
     return 0
 
 
-def _cache_found() -> bool:
-    """Whether Numba finds a cache folder it can write for this package's kernels."""
+def _cache_found() -> PackageCacheLocator | None:
+    """The locator of this package's kernels' cache folder, when Numba can use one."""
     try:
-        FunctionCache(_probe)
+        locator = _PackageCacheImpl(_probe).locator
     except RuntimeError:  # "cannot cache function ...: no locator available"
-        return False
-    return True
+        return None
+    return locator if isinstance(locator, PackageCacheLocator) else None
 
 
 def _choose_cache() -> bool:
-    """True to cache kernels (in Numba's own place, or in a temporary folder)."""
-    if _cache_found():
+    """True to cache kernels (in ``kernels_folder()``, or in a temporary folder)."""
+    found = _cache_found()
+    if found is not None:
+        if not found.read_only:
+            with contextlib.suppress(OSError):  # this version in use: not pruned
+                os.utime(found.get_cache_path())
         return True
-    where = (f"NUMBA_CACHE_DIR={config.CACHE_DIR}, " if config.CACHE_DIR else "") + (
-        "beside the package or in the user's cache folder")
+    where = cache_root()
     try:
         folder = tempfile.mkdtemp(prefix="beggar-search-numba-")
     except OSError:
-        say_once("no cache", f"Numba cannot write a cache ({where}) nor a temporary folder:"
-                             f" kernels compile on every command; {CACHE_HINT}")
+        say_once("nocache", f"Numba cannot write a cache (in {where}) nor a temporary folder:"
+                            f" kernels compile on every command; {CACHE_HINT}")
         return False
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     os.environ["NUMBA_CACHE_DIR"] = folder  # worker processes share it
     config.CACHE_DIR = folder
-    say_once("temporary cache", f"Numba cannot write a cache ({where}): kernels are cached"
-                                f" in {folder} for this command only; {CACHE_HINT}")
-    return _cache_found()
-
-
-# the folders whose modules hold kernels or the constants kernels take (Numba freezes a
-# global into the kernels using it): a kernel folder added to the package is named here
-KERNEL_FOLDERS = ("cards", "engine", "backward", "cycles", "games")
-
-
-def _sources_digest() -> str:
-    """A digest of every source a kernel may be compiled from: the modules of the kernel
-    folders and jit.py, each by its path in the package and its bytes."""
-    package = Path(__file__).parent
-    files = [package / "jit.py"] + [
-        path for folder in KERNEL_FOLDERS for path in sorted((package / folder).glob("*.py"))]
-    digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-SOURCES_DIGEST = _sources_digest()
-
-
-class PackageCacheLocator(UserProvidedCacheLocator):
-    """Under ``NUMBA_CACHE_DIR``, a kernel's cache folder named by its module's place in the
-    package (``by-package/beggar_search/engine``), not by the absolute path of the clone it
-    was compiled from (Numba's own naming): a clone elsewhere, such as CI's fresh clone, finds
-    the kernels compiled from the same sources.  The sources are still checked (Numba's stamp
-    is a hash of the module's bytes; ``TolerantCache`` adds ``SOURCES_DIGEST``)."""
-
-    def __init__(self, py_func, py_file):
-        super().__init__(py_func, py_file)
-        root = Path(__file__).resolve().parent.parent
-        with contextlib.suppress(ValueError):  # a module outside the package: Numba's naming
-            place = Path(py_file).resolve().parent.relative_to(root)
-            self._cache_path = os.path.join(config.CACHE_DIR, "by-package", *place.parts)
-
-
-class _PackageCacheImpl(CompileResultCacheImpl):
-    _locator_classes = [PackageCacheLocator, *(
-        c for c in CompileResultCacheImpl._locator_classes if c is not UserProvidedCacheLocator)]
+    say_once("tempcache", f"Numba cannot write a cache (in {where}): kernels are cached"
+                          f" in {folder} for this command only; {CACHE_HINT}")
+    return _cache_found() is not None
 
 
 ORPHAN_SECONDS = 86_400.0  # a data file no index names is removed after a day
+
+
+def _unreadable(path: str, error: BaseException) -> None:
+    say_once("unreadable", f"a file of the kernel cache cannot be read ({path}:"
+                           f" {type(error).__name__}: {error}); compiling its kernel again")
 
 
 class KeyedCacheFile(IndexDataCacheFile):
@@ -132,7 +238,10 @@ class KeyedCacheFile(IndexDataCacheFile):
     then loads the wrong compilation, and the call fails to type ("Known signatures: ...",
     seen in CI) or, from Python, runs code compiled for other types. Named by its key, a
     signature's file only ever holds that signature: a save another process overwrites in
-    the index is only compiled again."""
+    the index is only compiled again.
+
+    A file that cannot be read (truncated, garbage, empty) is a cache miss, said once: the
+    kernel compiles again and its save replaces the file."""
 
     def __init__(self, cache_path, filename_base, source_stamp):
         super().__init__(cache_path, filename_base, source_stamp)
@@ -142,6 +251,24 @@ class KeyedCacheFile(IndexDataCacheFile):
         """The data file of the signature ``key``: the same in every process."""
         digest = hashlib.sha256(repr(key).encode()).hexdigest()[:20]
         return f"{self._filename_base}.{digest}.nbc"
+
+    def _load_index(self):
+        try:
+            return super()._load_index()
+        except OSError:
+            raise  # unreadable for the system (permissions): Numba's own handling
+        except Exception as error:  # any damage: pickle, EOF, types
+            _unreadable(self._index_path, error)
+            return {}
+
+    def _load_data(self, name):
+        try:
+            return super()._load_data(name)
+        except OSError:
+            raise  # Numba's ``load`` reads it as a miss
+        except Exception as error:  # any damage
+            _unreadable(self._data_path(name), error)
+            raise OSError(f"unreadable {name}") from error
 
     def save(self, key, data):
         """Save the compilation ``data`` of ``key`` in its own file, then name it in the index;
@@ -169,14 +296,19 @@ class KeyedCacheFile(IndexDataCacheFile):
                             os.unlink(entry.path)
 
 
+_pruned = []
+
+
 class TolerantCache(FunctionCache):
     """Numba's cache of one kernel, whose failure to save (a full disk) is one line naming
-    the folder, not the command's end: the kernel just compiled is used unsaved.
+    the folder, not the command's end: the kernel just compiled is used unsaved.  A file
+    that cannot be loaded is a miss (``KeyedCacheFile``), and so is a compilation that
+    cannot be rebuilt from what was read.
 
     A kernel is also stale when any engine source changed, not only its own file (Numba's
     own test: a kernel that inlines or calls another module's kernel kept the old code of
     that module after an edit of it alone, e.g. a ``git pull`` into an editable install).
-    Kernels under ``NUMBA_CACHE_DIR`` are found by ``PackageCacheLocator``.
+    Kernels of the package are found by ``PackageCacheLocator``.
     """
 
     _impl_class = _PackageCacheImpl
@@ -190,20 +322,35 @@ class TolerantCache(FunctionCache):
     def load_overload(self, sig, target_context):
         """The kernel compiled for ``sig``, or None; never one compiled for other types (a
         cache written by an older version, or by Numba's own numbering, may hold one)."""
-        compiled = super().load_overload(sig, target_context)
+        try:
+            compiled = super().load_overload(sig, target_context)
+        except Exception as error:  # unpickled, but does not rebuild
+            _unreadable(self._cache_path, error)
+            return None
         args, _ = sigutils.normalize_signature(sig)
         if compiled is not None and tuple(compiled.signature.args) != tuple(args):
             return None
         return compiled
 
     def save_overload(self, sig, data):
-        """Save a compiled kernel; a failure (a full disk) is said once on stderr, not raised."""
+        """Save a compiled kernel; a failure (a full disk) is said once on stderr, not raised;
+        a read-only cache is not written."""
+        locator = self._impl.locator
+        if getattr(locator, "read_only", False):
+            say_once("readonly", f"the kernel cache {self.cache_path} is read-only: kernels"
+                     " it lacks are compiled for this command only (`beggar-search compile`"
+                     f" where it can be written fills it; or {CACHE_HINT})")
+            return
         try:
             super().save_overload(sig, data)
         except OSError as error:
             say_once("unsaved", f"cannot save compiled kernels in Numba's cache {self.cache_path}:"
                      f" {error.strerror or error}; going on without saving them (free some"
                      f" space there, or {CACHE_HINT})")
+            return
+        if not _pruned and isinstance(locator, PackageCacheLocator):
+            _pruned.append(True)  # once a process, when it compiles: other versions' folders
+            prune_folders(kernels_folder().parent, kernels_folder())
 
 
 CACHING = _choose_cache()
@@ -217,7 +364,11 @@ def _policy(**options):
         if CACHING:
             # what numba.njit(cache=True) does (Dispatcher.enable_caching), with the
             # tolerant cache: Numba has no public hook for a cache's errors
-            dispatcher._cache = TolerantCache(function)
+            try:
+                dispatcher._cache = TolerantCache(function)
+            except RuntimeError:  # a read-only cache without this module's folder
+                say_once("readonly", f"the kernel cache {kernels_folder()} is read-only and"
+                         " lacks some kernels: they are compiled for this command only")
         return dispatcher
 
     return decorate

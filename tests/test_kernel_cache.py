@@ -5,6 +5,9 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
+
+import pytest
 
 KERNEL = textwrap.dedent("""
     import sys
@@ -74,7 +77,10 @@ def test_a_clone_elsewhere_loads_the_kernels_another_clone_compiled(tmp_path):
                                 capture_output=True, text=True, timeout=300, check=True)
         counts.append(tuple(int(x) for x in result.stdout.split()))
     assert counts == [(0, 1), (1, 0)]  # compiled in one clone, loaded in the other
-    assert (tmp_path / "cache" / "by-package" / "beggar_search").is_dir()
+    from beggar_search.jit import FOLDER_PREFIX, SOURCES_DIGEST
+
+    assert [path.name for path in (tmp_path / "cache").iterdir()] == [
+        FOLDER_PREFIX + SOURCES_DIGEST[:16]]
 
 
 def _twice(x):
@@ -163,3 +169,154 @@ def test_data_files_no_index_names_go_after_a_day(tmp_path):
                     files["index"]}
     assert KeyedCacheFile(str(tmp_path), "kernel-1.py311", "stamp").load(("int64",)) == (
         "compiled for int64")
+
+
+@pytest.fixture
+def nothing_said(monkeypatch):
+    """``say_once`` as if nothing had been said in this command yet."""
+    import beggar_search.jit as jit
+
+    monkeypatch.setattr(jit, "_said", set())
+    monkeypatch.delenv(jit._SAID_VARIABLE, raising=False)
+
+
+DAMAGE = {
+    "truncated": lambda data: data[:20],
+    "garbage": lambda data: bytes(range(256)) * 12,
+    "empty": lambda data: b"",
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("kind", ["nbi", "nbc"])
+def test_a_damaged_cache_file_is_a_miss_said_once_then_replaced(
+        tmp_path, monkeypatch, capsys, nothing_said, kind, damage):
+    """A truncated, garbage or empty index or data file (a copy cut short, a crash): the
+    kernel compiles again, one line names the file, and the save replaces it (issue 38, D1
+    and D2: a traceback, or 'interrupted' for an empty index, in every later command)."""
+    from numba.core import config
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    assert _cached_twice()(2) == 4
+    [path] = tmp_path.rglob(f"*._twice-*.{kind}")
+    path.write_bytes(DAMAGE[damage](path.read_bytes()))
+    capsys.readouterr()
+
+    second = _cached_twice()
+    assert second(2) == 4 and second(3) == 6
+    assert sum(second.stats.cache_hits.values()) == 0
+    err = capsys.readouterr().err
+    assert err.count("beggar-search: a file of the kernel cache cannot be read") == 1, err
+    assert str(path) in err
+    third = _cached_twice()  # the save replaced the damaged file
+    assert third(2) == 4 and sum(third.stats.cache_hits.values()) == 1
+    assert capsys.readouterr().err == ""
+
+
+def test_what_was_said_is_not_said_again_by_a_worker_started_after(nothing_said, capfd):
+    """The command and its worker processes say a line such as 'cannot save' once, not
+    once each (issue 38, C3: a full disk's line came twice)."""
+    from beggar_search.jit import say_once
+
+    say_once("unsaved", "cannot save compiled kernels (a test)")
+    script = "from beggar_search.jit import say_once; say_once('unsaved', 'again')"
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
+    assert capfd.readouterr().err == "beggar-search: cannot save compiled kernels (a test)\n"
+
+
+def clone(tmp_path, name: str, edit: str = "") -> dict:
+    """A copy of the package at ``tmp_path/name`` with a tiny kernel in it (its engine
+    sources edited by a comment ``edit``); the environment that imports it."""
+    import shutil
+    from pathlib import Path
+
+    import beggar_search
+
+    package = tmp_path / name / "beggar_search"
+    shutil.copytree(Path(beggar_search.__file__).parent, package,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "tiny_kernel.py").write_text(
+        "from beggar_search.jit import kernel\n\n\n@kernel\ndef plus_one(x):\n    return x + 1\n"
+        "\n\n@kernel\ndef minus_one(x):\n    return x - 1\n")
+    if edit:
+        with open(package / "engine" / "bits.py", "a") as source:
+            source.write(f"# {edit}\n")
+    return {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+            "PYTHONPATH": str(tmp_path / name)}
+
+
+TINY_CALL = textwrap.dedent("""
+    import sys, tempfile
+    if sys.argv[1] == "read-only":  # as on a read-only mount (root ignores chmod)
+        def refused(*args, **kwargs):
+            raise PermissionError(30, "Read-only file system")
+        tempfile.TemporaryFile = refused
+    import beggar_search.tiny_kernel as t
+    f = getattr(t, sys.argv[2])
+    assert f(1) in (0, 2)
+    print(f.stats.cache_hits.get(f.signatures[0], 0), sum(f.stats.cache_misses.values()))
+""")
+
+
+def call_tiny(env, how="writable", what="plus_one"):
+    result = subprocess.run([sys.executable, "-c", TINY_CALL, how, what], env=env,
+                            cwd=env["PYTHONPATH"],  # not this checkout: the clone
+                            capture_output=True, text=True, timeout=300, check=True)
+    return tuple(int(x) for x in result.stdout.split()), result.stderr
+
+
+def test_a_read_only_cache_holding_the_kernels_is_used(tmp_path):
+    """A warm cache that cannot be written (a read-only image made with `compile --all`)
+    is loaded from; a kernel it lacks compiles for this command, said once, and nothing
+    is written beside the sources (issue 36 item 4, issue 38 C1: everything compiled again
+    into the package's __pycache__)."""
+    env = clone(tmp_path, "a")
+    assert call_tiny(env) == ((0, 1), "")
+    assert call_tiny(env, "read-only") == ((1, 0), "")
+    counts, err = call_tiny(env, "read-only", "minus_one")
+    assert counts == (0, 1)
+    assert err.count("is read-only") == 1, err
+    assert not list((tmp_path / "a").rglob("*.nb[ic]"))
+
+
+def test_two_trees_of_different_sources_sharing_a_cache_keep_each_its_kernels(tmp_path):
+    """Each version of the sources has its folder in the cache (issue 38, C2: two trees at
+    the same lines overwrote each other's index files and recompiled 140 kernels)."""
+    old, new = clone(tmp_path, "old"), clone(tmp_path, "new", edit="an edit")
+    assert call_tiny(old)[0] == (0, 1)
+    assert call_tiny(new)[0] == (0, 1)
+    assert call_tiny(old)[0] == (1, 0)
+    assert call_tiny(new)[0] == (1, 0)
+    assert len(list((tmp_path / "cache").iterdir())) == 2
+
+
+def test_without_numba_cache_dir_kernels_go_to_the_users_cache_folder(tmp_path):
+    """Every install shares the user's cache folder (platformdirs), never the sources'
+    folders (issue 36 item 5: a wheel's kernels stayed in site-packages, unused by the
+    editable install that followed)."""
+    env = clone(tmp_path, "a")
+    del env["NUMBA_CACHE_DIR"]
+    env["XDG_CACHE_HOME"] = str(tmp_path / "home-cache")
+    assert call_tiny(env)[0] == (0, 1)
+    assert call_tiny(env)[0] == (1, 0)
+    [folder] = (tmp_path / "home-cache" / "beggar-search" / "kernels").iterdir()
+    assert list(folder.glob("tiny_kernel.plus_one-*.nbi"))
+    assert not list((tmp_path / "a").rglob("*.nb[ic]"))
+
+
+def test_clean_removes_every_version_of_the_kernels_and_nothing_else(tmp_path):
+    from beggar_search.jit import FOLDER_PREFIX, clean, prune_folders
+
+    ours = [tmp_path / (FOLDER_PREFIX + digest) for digest in ("0" * 16, "1" * 16)]
+    for folder in ours:
+        (folder / "engine").mkdir(parents=True)
+        (folder / "engine" / "rules.play_game-1.py311.nbi").write_bytes(b"")
+    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / (FOLDER_PREFIX + "mine")).mkdir()
+    old = time.time() - 40 * 86_400
+    os.utime(ours[0], (old, old))
+    prune_folders(tmp_path, keep=ours[1])
+    assert not ours[0].exists() and ours[1].exists()
+    assert clean(tmp_path) == [ours[1]]
+    assert sorted(path.name for path in tmp_path.iterdir()) == [FOLDER_PREFIX + "mine",
+                                                                 "notes.txt"]

@@ -110,6 +110,8 @@ def main(argv=None):
         status = cli.main(args=args, prog_name="beggar-search", standalone_mode=False)
         sys.stdout.flush()  # a closed or full stdout fails here at the latest
     except click.exceptions.Abort as error:
+        if not isinstance(error.__cause__, KeyboardInterrupt):  # click's Abort of an EOFError
+            raise (error.__cause__ or error) from None
         if isinstance(error.__cause__, compiling.CompileInterrupted) or compiling.compiling_now():
             # the thread left behind may be compiling (Numba cannot be stopped half-way) or
             # playing what it compiled (reach's search, a warm-up's game): either way no run

@@ -5,7 +5,8 @@
 would use (any search command line, which is checked as the search would check it, and
 then compiled, not run: no results file is opened); ``--all`` every workload in
 ``ALL_WORKLOADS`` (for an image or a cluster's workers: minutes).  A workload already in
-the cache loads in a second or so.
+the cache loads in a second or so.  ``--where`` prints the cache's folder (``jit``: one for
+every install, per user), ``--clean`` empties it.
 """
 
 from __future__ import annotations
@@ -41,9 +42,14 @@ ALL_WORKLOADS = (
 @click.option("--all", "everything", is_flag=True,
               help="Every workload: each search of each game, 2, 3, 4 and 5+ players"
                    " (minutes, once).")
+@click.option("--where", is_flag=True,
+              help="Print the folder of the compiled kernels (NUMBA_CACHE_DIR, else the"
+                   " user's cache folder) and this version's folder in it, and exit.")
+@click.option("--clean", is_flag=True,
+              help="Remove every version's compiled kernels from that folder, and exit.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED, metavar="[SEARCH COMMAND]")
 @click.pass_context
-def compile_kernels(ctx, everything, command):
+def compile_kernels(ctx, everything, where, clean, command):
     """Compile kernels ahead (default: those of `search random`), e.g. for an image.
 
     Numba compiles each kernel on first use and caches it: the first run of each
@@ -51,6 +57,20 @@ def compile_kernels(ctx, everything, command):
     search command line (`compile search climb --deck camicia`) to compile what it
     needs, without running it; --all compiles every workload.
     """
+    if (where or clean) and (everything or command):
+        raise click.UsageError("--where and --clean take no search command nor --all")
+    if where or clean:
+        from .. import jit
+
+        if clean:
+            removed = jit.clean()
+            size = f"{len(removed)} version{'s' if len(removed) != 1 else ''}"
+            say(f"beggar-search: removed the compiled kernels of {size} from"
+                f" {jit.cache_root()}", err=True)
+        if where:
+            click.echo(jit.cache_root())
+            say(f"beggar-search: this version's kernels: {jit.kernels_folder()}", err=True)
+        return
     if everything and command:
         raise click.UsageError("give --all or a search command, not both")
     if command and command[0] != "search":

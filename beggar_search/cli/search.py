@@ -48,7 +48,7 @@ def launch(strategy: str, params: dict, options: RunOptions) -> None:
     if context is not None and context.meta.get(COMPILE_ONLY):
         from ..strategies import STRATEGIES, warm_up
 
-        compiling.warm(warm_up, strategy, STRATEGIES[strategy].prepare(params))
+        compiling.warm(warm_up, strategy, STRATEGIES[strategy].prepare(params), whole=True)
         return
     factory, workers = options.pool()
     created = not Path(options.db_path).exists()

@@ -293,6 +293,7 @@ class ChunkSummary:
     loop_rows: np.ndarray
     loop_deals: np.ndarray
     seconds: float = 0.0
+    compile_seconds: float = 0.0  # compiling during the chunk (``strategies.execute``)
     cycles: list = field(default_factory=list)  # records.CycleRecord: cycles met as states
     move_stats: list[dict] = field(default_factory=list)  # the factory's tries by move kind
     links: list[tuple[str, str]] = field(default_factory=list)  # the factory: cycle -> known one

@@ -399,45 +399,59 @@ def fast_limit(max_tricks):
 
 
 @kernel
-def _play_and_record(pens, los, his, size, base, split, leader, max_tricks, scratch, recorder,
-                     multi):
-    """Play a block of deals and record them at positions ``base``..; returns the recorder."""
-    play_block(pens, los, his, size, split, leader, fast_limit(max_tricks), scratch[3], multi)
-    return record_played(pens, los, his, size, base, split, leader, max_tricks, scratch,
-                         recorder)
-
-
-@kernel
-def record_played(pens, los, his, size, base, split, leader, max_tricks, scratch, recorder):
-    """Record a played block (its packed results in ``scratch``'s last array, as
-    ``play_block`` gives them with ``fast_limit(max_tricks)``) at positions ``base``..;
-    a game too long for the fast path is replayed by the general engine.  Returns the
-    recorder.  The GPU engine (``gpu/engine.py``) records its blocks here too."""
-    deal, flat, row, packed = scratch
+def _record_from(pens, los, his, size, start, base, scratch, recorder):
+    """Record a played block's games (packed results in ``scratch``'s last array, as
+    ``play_block`` gives them with ``fast_limit(max_tricks)``) from ``start`` on, at
+    positions ``base``..; stops at a game too long for the fast path, its deal in
+    ``scratch``'s first array.  Returns the recorder and that game's index (``size``: none).
+    """
+    deal, _, row, packed = scratch
     total = deal.shape[0]
-    # unpacked once: only a game the general engine replays can grow the loop arrays, and
-    # batch.record gives the recorder back for it
     counts, histogram = recorder.counts, recorder.histogram
     top_positions, top_rows, top_deals = (recorder.top_positions, recorder.top_rows,
                                           recorder.top_deals)
-    for i in range(size):
+    for i in range(start, size):
         result = packed[i]
-        if result >> (2 * PACK) != S_LONG:
-            cards = result & PACK_MASK
-            if not batch.admits(counts, top_rows, cards):  # most games: only counted
-                batch.count_win(counts, histogram, cards, (result >> (2 * PACK)) - S_WIN1 + 1,
-                                True)
-                continue
-            # record_game reads the deal only when it keeps the game on the leaderboard
-            _write_row(result, total, row)
+        if result >> (2 * PACK) == S_LONG:
             to_sequence(pens[i], los[i], his[i], deal)
-            batch.record_game(base + i, row, deal, counts, histogram, top_positions, top_rows,
-                              top_deals)
-        else:
-            to_sequence(pens[i], los[i], his[i], deal)
-            play_general(deal, split, leader, max_tricks, flat, row)
-            recorder = batch.record(base + i, row, deal, recorder)
-    return recorder
+            return recorder, i
+        cards = result & PACK_MASK
+        if not batch.admits(counts, top_rows, cards):  # most games: only counted
+            batch.count_win(counts, histogram, cards, (result >> (2 * PACK)) - S_WIN1 + 1, True)
+            continue
+        # record_game reads the deal only when it keeps the game on the leaderboard
+        _write_row(result, total, row)
+        to_sequence(pens[i], los[i], his[i], deal)
+        batch.record_game(base + i, row, deal, counts, histogram, top_positions, top_rows,
+                          top_deals)
+    return recorder, size
+
+
+@kernel
+def replay_long(position, split, leader, max_tricks, scratch, recorder):
+    """Play the deal in ``scratch``'s first array with the general engine and record it at
+    ``position``: a game too long (or capped) for the fast path.  A kernel of its own,
+    called from Python, so that the general engine compiles only for a search that meets
+    such a game (a random deal of the standard deck practically never: a cold search then
+    compiles half as much)."""
+    deal, flat, row, _ = scratch
+    play_general(deal, split, leader, max_tricks, flat, row)
+    return batch.record(position, row, deal, recorder)
+
+
+def record_played(pens, los, his, size, base, split, leader, max_tricks, scratch, recorder):
+    """Record a played block (its packed results in ``scratch``'s last array, as
+    ``play_block`` gives them with ``fast_limit(max_tricks)``) at positions ``base``..;
+    a game too long for the fast path is replayed by the general engine (``replay_long``),
+    in its place in the order.  Returns the recorder.  The GPU engine (``gpu/engine.py``)
+    records its blocks here too."""
+    start = 0
+    while True:
+        recorder, stop = _record_from(pens, los, his, size, start, base, scratch, recorder)
+        if stop >= size:
+            return recorder
+        recorder = replay_long(base + stop, split, leader, max_tricks, scratch, recorder)
+        start = stop + 1
 
 
 @kernel
@@ -465,10 +479,10 @@ def play_block(pens, los, his, n, split, leader, limit, packed, multi=MULTI):
         bitboard_multi.merge_ends(ends, count, packed)
 
 
-@kernel
 def new_scratch(total, players, block):
     """The scratch arrays of ``record_played``: one deal, the hands, a result row and the
-    packed results of a block of ``block`` deals (and the dummy deal)."""
+    packed results of a block of ``block`` deals (and the dummy deal).  Made in Python: a
+    kernel of its own would be one more to compile."""
     return (np.zeros(total, dtype=np.uint8), np.zeros((players, CAPACITY), dtype=np.uint8),
             np.zeros(RESULT_LEN, dtype=np.int64), np.zeros(block + 1, dtype=np.int64))
 
@@ -481,7 +495,73 @@ def multi_for(split) -> int | None:
     return None if len(split) == 2 else MULTI
 
 
+class _Blocks:
+    """What a chunk kernel keeps from one call to the next: its masks, its scratch and
+    ``progress`` (the block in flight: its first position, the next game to record, its
+    size), so that it can hand a long game to ``replay_long`` and go on where it stopped."""
+
+    def __init__(self, total: int, players: int):
+        self.masks = tuple(np.zeros((3, BLOCK + 1), dtype=np.int64))  # as new_masks
+        self.scratch = new_scratch(total, players, BLOCK)
+        self.progress = np.zeros(3, dtype=np.int64)
+
+
+@inlined_kernel
+def _next_block(progress, n_deals):
+    """The next block of a chunk once the one in flight is recorded: its size (0 after the
+    last; -1 while a block is in flight); ``progress`` updated."""
+    if progress[1] < progress[2]:
+        return -1
+    base = progress[0] + progress[2]
+    size = max(min(BLOCK, n_deals - base), 0)
+    progress[0], progress[1], progress[2] = base, 0, size
+    return size
+
+
 @kernel
+def _record_block(masks, split, max_tricks, scratch, progress, recorder, multi):
+    """Play the block just filled (``progress[1]`` 0) and record the block in flight from
+    ``progress`` on: (the recorder, the position of a game the fast path does not finish,
+    or -1 when the block is all recorded)."""
+    pens, los, his = masks
+    base, start, size = progress[0], progress[1], progress[2]
+    if start == 0:
+        play_block(pens, los, his, size, split, 0, fast_limit(max_tricks), scratch[3], multi)
+    recorder, stop = _record_from(pens, los, his, size, start, base, scratch, recorder)
+    progress[1] = stop + 1 if stop < size else size
+    return recorder, base + stop if stop < size else -1
+
+
+@kernel
+def _random_blocks(stream, n_deals, split, draw, max_tricks, recorder, draws, masks, scratch,
+                   progress, multi):
+    """``random_chunk``'s blocks from ``progress`` on (``draws``: what ``fill_random`` keeps
+    from block to block); stops at a game the fast path does not finish: (the recorder,
+    that game's position), or -1 when the chunk is done."""
+    order, kinds, sequence = draws
+    pens, los, his = masks
+    position = -1
+    while position < 0:
+        size = _next_block(progress, n_deals)
+        if size > 0:
+            fill_random(stream, draw, order, kinds, sequence, pens, los, his, size)
+        elif size == 0:
+            break
+        recorder, position = _record_block(masks, split, max_tricks, scratch, progress,
+                                           recorder, multi)
+    return recorder, position
+
+
+def _replaying(blocks, split, max_tricks, scratch, recorder):
+    """``blocks(recorder)`` (a chunk's blocks) until the chunk is done, each game it stops at
+    replayed by the general engine (``replay_long``) in its place; the recorder."""
+    while True:
+        recorder, position = blocks(recorder)
+        if position < 0:
+            return recorder
+        recorder = replay_long(position, split, 0, max_tricks, scratch, recorder)
+
+
 def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorder, multi=MULTI):
     """Play ``n_deals`` uniformly random deals of the deck ``sorted_cards`` between the
     hands of ``split`` (player 1 leads), drawn from ``stream`` by ``draw``; ``multi``: see
@@ -490,47 +570,54 @@ def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorde
     Same semantics and recorder as ``batch.random_chunk`` (positions 0..n_deals-1); with
     DRAW_SHUFFLE the deals are the ones ``batch.random_chunk`` plays.
     """
-    total = sorted_cards.shape[0]
-    order = np.arange(total)
-    kinds = penalty_kinds(sorted_cards)
-    sequence = sorted_cards.copy()
-    pens, los, his, _ = new_masks(BLOCK)
-    scratch = new_scratch(total, split.shape[0], BLOCK)
-    for base in range(0, n_deals, BLOCK):
-        size = min(BLOCK, n_deals - base)
-        fill_random(stream, draw, order, kinds, sequence, pens, los, his, size)
-        recorder = _play_and_record(pens, los, his, size, base, split, 0, max_tricks, scratch,
-                                    recorder, multi)
-    return recorder
+    blocks = _Blocks(len(sorted_cards), len(split))
+    draws = (np.arange(len(sorted_cards), dtype=np.int64), penalty_kinds(sorted_cards),
+             sorted_cards.copy())
+    return _replaying(
+        lambda recorder: _random_blocks(stream, n_deals, split, draw, max_tricks, recorder,
+                                        draws, blocks.masks, blocks.scratch, blocks.progress,
+                                        multi),
+        split, max_tricks, blocks.scratch, recorder)
 
 
 @kernel
+def _enumerated_blocks(sequence, n_deals, split, max_tricks, recorder, masks, scratch,
+                       progress, multi):
+    """``enumerate_chunk``'s blocks from ``progress`` on, as ``_random_blocks``."""
+    pens, los, his = masks
+    position = -1
+    while position < 0:
+        size = _next_block(progress, n_deals)
+        if size > 0:
+            fill_enumerated(sequence, progress[0] > 0, pens, los, his, size)
+        elif size == 0:
+            break
+        recorder, position = _record_block(masks, split, max_tricks, scratch, progress,
+                                           recorder, multi)
+    return recorder, position
+
+
 def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder, multi=MULTI):
     """Play ``n_deals`` consecutive deals in index order from ``first_sequence``
     as ``batch.enumerate_chunk``; ``multi``: see ``play_block``."""
+    blocks = _Blocks(len(first_sequence), len(split))
     sequence = first_sequence.copy()
-    pens, los, his, _ = new_masks(BLOCK)
-    scratch = new_scratch(sequence.shape[0], split.shape[0], BLOCK)
-    for base in range(0, n_deals, BLOCK):
-        size = min(BLOCK, n_deals - base)
-        fill_enumerated(sequence, base > 0, pens, los, his, size)
-        recorder = _play_and_record(pens, los, his, size, base, split, 0, max_tricks, scratch,
-                                    recorder, multi)
-    return recorder
+    return _replaying(
+        lambda recorder: _enumerated_blocks(sequence, n_deals, split, max_tricks, recorder,
+                                            blocks.masks, blocks.scratch, blocks.progress,
+                                            multi),
+        split, max_tricks, blocks.scratch, recorder)
 
 
 @kernel
-def play_sequences(sequences, split, leader, max_tricks, results, multi=MULTI):
-    """Play deals (rows of card values, hand 1 then hand 2) as ``rules.play_sequences``;
-    ``multi``: see ``play_block``."""
-    if split.min() == 0:  # an empty hand: not the fast path's
-        rules.play_sequences(sequences, split, leader, max_tricks, results)
-        return
+def _play_fast(sequences, split, leader, max_tricks, results, pending, multi):
+    """``play_sequences``' fast path: each deal's row, but for those too long for it, whose
+    indices go to ``pending``; returns how many."""
     total = sequences.shape[1]
-    flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
     pens, los, his, packed = new_masks(BLOCK)
     limit = fast_limit(max_tricks)
     n_deals = sequences.shape[0]
+    count = 0
     for base in range(0, n_deals, BLOCK):
         size = min(BLOCK, n_deals - base)
         for i in range(size):
@@ -539,8 +626,40 @@ def play_sequences(sequences, split, leader, max_tricks, results, multi=MULTI):
         play_block(pens, los, his, size, split, leader, limit, packed, multi)
         for i in range(size):
             if not _write_row(packed[i], total, results[base + i]):
-                play_general(sequences[base + i], split, leader, max_tricks, flat,
-                             results[base + i])
+                pending[count] = base + i
+                count += 1
+    return count
+
+
+@kernel
+def _play_long(sequences, indices, split, leader, max_tricks, results):
+    """The rows of the deals ``indices``, by the general engine (see ``replay_long``)."""
+    flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
+    for i in indices:
+        play_general(sequences[i], split, leader, max_tricks, flat, results[i])
+
+
+def warm_long(sorted_cards, split, max_tricks) -> None:
+    """Compile (or load) ``replay_long`` and ``_play_long`` for these hands, with the types
+    the chunk kernels give them: what a search compiles only when it meets a long game, and
+    ``beggar-search compile`` compiles ahead (an image's cache holds it)."""
+    scratch = new_scratch(len(sorted_cards), len(split), 1)
+    scratch[0][:] = sorted_cards
+    replay_long(0, split, 0, max_tricks, scratch, batch.new_recorder(1, len(sorted_cards)))
+    _play_long(np.ascontiguousarray(sorted_cards[None, :]), np.zeros(1, dtype=np.int64),
+               split, 0, max_tricks, np.zeros((1, RESULT_LEN), dtype=np.int64))
+
+
+def play_sequences(sequences, split, leader, max_tricks, results, multi=MULTI):
+    """Play deals (rows of card values, hand 1 then hand 2) as ``rules.play_sequences``;
+    ``multi``: see ``play_block``."""
+    if split.min() == 0:  # an empty hand: not the fast path's
+        rules.play_sequences(sequences, split, leader, max_tricks, results)
+        return
+    pending = np.zeros(len(sequences), dtype=np.int64)
+    count = _play_fast(sequences, split, leader, max_tricks, results, pending, multi)
+    if count:
+        _play_long(sequences, pending[:count], split, leader, max_tricks, results)
 
 
 @kernel
@@ -563,4 +682,4 @@ def generate(stream: np.ndarray, n_deals: int, sorted_cards: np.ndarray,
 
 
 __all__ = ["DRAW_PLACES", "DRAW_SHUFFLE", "enumerate_chunk", "generate", "multi_for", "next_deal",
-           "play_sequences", "play_splits", "random_chunk"]
+           "play_sequences", "play_splits", "random_chunk", "warm_long"]

@@ -7,6 +7,7 @@ the run's parameters and the chunk number only, never on which worker runs it.
 
 from __future__ import annotations
 
+from .. import compiling
 from .base import PENDING, ChunkJob, Strategy
 from .climb import ClimbStrategy
 from .factory import FactoryStrategy
@@ -29,13 +30,27 @@ def strategy_for(name: str, params: dict) -> Strategy:
 
 
 def execute(job: ChunkJob):
-    """Worker entry point: run one chunk."""
-    return strategy_for(job.strategy, job.params).run_chunk(job)
+    """Worker entry point: run one chunk; the seconds its kernels compiled (a kernel the
+    warm-up did not reach, or lost in a cold-cache race) are in ``compile_seconds``, not in
+    its ``seconds``."""
+    if not compiling.listening():
+        compiling.WATCH.quiet = True  # a worker process: the command said it
+    summary, compiled = compiling.compiling_in(
+        strategy_for(job.strategy, job.params).run_chunk, job)
+    summary.compile_seconds = compiled
+    summary.seconds = max(float(summary.seconds) - compiled, 0.0)
+    return summary
 
 
-def warm_up(name: str, params: dict) -> None:
-    """Compile (or load from cache) every kernel the strategy uses, before any timing."""
-    strategy_for(name, params).warm_up()
+def warm_up(name: str, params: dict, whole: bool = False) -> None:
+    """Compile (or load from cache) the kernels the strategy uses, before any timing;
+    ``whole``: also those it uses only now and then (a long game's replay by the general
+    engine: ``beggar-search compile``, for an image whose cache is read-only)."""
+    strategy = strategy_for(name, params)
+    strategy.warm_up()
+    engine = getattr(strategy, "engine", None)
+    if whole and engine is not None:
+        engine.warm_long()
 
 
 __all__ = ["PENDING", "STRATEGIES", "ChunkJob", "Strategy", "execute", "strategy_for", "warm_up"]

@@ -143,8 +143,24 @@ def test_compile_warms_a_search_and_creates_no_results_file(tmp_path, monkeypatc
     assert os.listdir(tmp_path) == []
 
 
+def test_compile_where_names_the_cache_and_clean_empties_it(tmp_path, monkeypatch, capsys):
+    from numba.core import config
+
+    from beggar_search import jit
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    (tmp_path / "someone-elses.txt").write_text("kept")
+    (jit.kernels_folder() / "engine").mkdir(parents=True)
+    status, out, err = cli(["compile", "--where"], capsys)
+    assert status == 0 and out == f"{tmp_path}\n"
+    assert str(jit.kernels_folder()) in err
+    status, out, err = cli(["compile", "--clean"], capsys)
+    assert status == 0 and out == "" and "removed the compiled kernels of 1 version" in err
+    assert os.listdir(tmp_path) == ["someone-elses.txt"]
+
+
 @pytest.mark.parametrize("args", [["compile", "play", "K/Q"], ["compile", "--all", "search"],
-                                  ["compile", "search", "resume"]])
+                                  ["compile", "search", "resume"], ["compile", "--where", "--all"]])
 def test_compile_refuses_what_it_cannot_compile_in_one_line(args, capsys):
     status, out, err = cli(args, capsys)
     assert status == 2 and out == ""

@@ -1,0 +1,119 @@
+"""A command compiles (or loads) only the kernels its work calls (issue 36, must show 1: the
+quick start's `search random` waited for kernels it never called)."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+NESSLER = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+
+# what a command run in a fresh process compiled or loaded: every kernel of the package
+# that has a compiled signature at its end (a kernel loaded from the cache has its own;
+# compiled cold, the kernels it calls have theirs too)
+USED = textwrap.dedent("""
+    import json, sys
+    from numba.core.registry import CPUDispatcher
+    from beggar_search.cli import main
+    try:
+        main(sys.argv[1:])
+    except SystemExit as end:
+        assert not end.code, end.code
+    used = sorted({f"{value.py_func.__module__.removeprefix('beggar_search.')}."
+                   f"{value.py_func.__qualname__}"
+                   for name, module in list(sys.modules.items())
+                   if name.startswith("beggar_search.")
+                   for value in vars(module).values()
+                   if isinstance(value, CPUDispatcher) and value.signatures})
+    print(json.dumps(used))
+""")
+
+# the kernel families of the other games, searches and engines
+FOREIGN = ("backward.", "cycles.", "games.", "engine.ers", "engine.bitboard_multi.")
+GENERAL_ENGINE = ("engine.rules.play_game", "engine.rules.play_game_with",
+                  "engine.bitboard.replay_long", "engine.bitboard.play_general")
+FAST_PATH = ("engine.bitboard.",)
+
+
+def used_kernels(tmp_path, *args, cache=None) -> list[str]:
+    env = {**os.environ, "BEGGAR_SEARCH_DB": str(tmp_path / "r.sqlite")}
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
+    result = subprocess.run([sys.executable, "-c", USED, *args], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def cold_cache(tmp_path_factory):
+    """An empty kernel cache: loaded from a warm one, a kernel does not load the kernels it
+    calls, and the test could not see them (the quick start's search, compiled cold, is
+    what the issue measured)."""
+    return tmp_path_factory.mktemp("cold-cache")
+
+
+@pytest.fixture(scope="module")
+def searched(tmp_path_factory, cold_cache):
+    """A results file holding a random search of the standard deck; the kernels it used,
+    compiled cold."""
+    folder = tmp_path_factory.mktemp("compiles")
+    return folder, used_kernels(folder, "search", "random", "--deals", "20000", "--workers",
+                                "1", "--quiet", "--seed", "1", cache=cold_cache)
+
+
+def test_a_random_search_of_the_standard_deck_uses_only_its_fast_path(searched):
+    _, used = searched
+    assert "engine.bitboard._random_blocks" in used
+    assert "engine.bitboard.fill_random" in used  # compiled cold: what it calls is seen
+    assert not [name for name in used if name.startswith(FOREIGN + GENERAL_ENGINE)], used
+
+
+def test_an_enumeration_of_the_standard_deck_uses_only_its_fast_path(tmp_path, searched,
+                                                                     cold_cache):
+    used = used_kernels(tmp_path, "search", "enumerate", "--count", "20000", "--workers", "1",
+                        "--quiet", cache=cold_cache)  # its own kernels compiled cold
+    assert "engine.bitboard._enumerated_blocks" in used
+    assert not [name for name in used if name.startswith(FOREIGN + GENERAL_ENGINE)], used
+
+
+def test_play_uses_only_the_general_engine(tmp_path):
+    used = used_kernels(tmp_path, "play", NESSLER)
+    assert "engine.rules.play_game" in used
+    assert not [name for name in used if name.startswith(FOREIGN + FAST_PATH)], used
+
+
+@pytest.mark.parametrize("args", [["show"], ["runs"], ["export", "--what", "longest"],
+                                  ["deal", "--index", "12345"], ["deal", "--count"]])
+def test_commands_that_read_results_or_number_deals_use_no_kernel(searched, args):
+    folder, _ = searched
+    assert used_kernels(folder, *args) == []
+
+
+def test_compile_compiles_ahead_the_long_games_replay_a_search_compiles_late():
+    """`beggar-search compile` (and `--all`) still fill the cache with everything a search
+    may call: the general engine's replay of a long game too, with the very types a chunk
+    gives it (one signature each, after both), so that an image's read-only cache has it."""
+    import numpy as np
+
+    from beggar_search.chunk_engine import Engine
+    from beggar_search.engine import batch, bitboard
+    from beggar_search.engine.random import chunk_stream
+    from beggar_search.strategies import warm_up
+    from beggar_search.strategies.sweep import EnumerateStrategy
+
+    params = EnumerateStrategy.prepare({"deck": "plain=5,J=2,Q=1,K=1", "players": 2,
+                                        "max_tricks": None, "top_k": 5, "chunk_size": 500,
+                                        "hours": None, "start": 0, "deals": 1512,
+                                        "seed": 1})
+    warm_up("enumerate", params, whole=True)
+    engine = Engine.for_run(params)
+    recorder = engine.random_chunk(chunk_stream(1, 0), 3000, batch.new_recorder(5, 9))
+    assert recorder.counts[batch.C_LOOPS] > 0  # long games met: replayed
+    rows = engine.play_sequences(np.asarray(recorder.loop_deals[:1]))
+    assert rows[0, 0] != 0
+    assert len(bitboard.replay_long.signatures) == 1
+    assert len(bitboard._play_long.signatures) == 1
