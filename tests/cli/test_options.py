@@ -81,3 +81,18 @@ def test_help_lists_the_ratscrew_cluster_and_output_options_under_their_headings
         general = text.split("\nOptions:\n")[1].split("\n\n")[0]
         assert not any(f"  {name} " in general for name in SECTIONS), path
     assert seen == set(ORDER[1:])
+
+
+def test_chunk_size_help_gives_the_defaults_the_strategies_use():
+    from beggar_search.cli import cli
+    from beggar_search.strategies import STRATEGIES
+    from beggar_search.strategies.climb import CLIMB_CHUNKS
+
+    result = CliRunner().invoke(cli, ["search", "climb", "--help"], terminal_width=2000)
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if "--chunk-size" in line)
+    climb = STRATEGIES["climb"].prepare({"deck": "standard", "players": 2})["chunk_size"]
+    random = STRATEGIES["random"].prepare({"deck": "standard", "players": 2})["chunk_size"]
+    assert climb == CLIMB_CHUNKS * random  # the help's "N x random's" (it once said 4, for 8)
+    assert f"climb {CLIMB_CHUNKS} x random's ({climb:,})" in line
+    assert f"random {random:,} with 2-4 players" in line
