@@ -358,6 +358,11 @@ class Sitting:
     failure: str | None = None  # why the sitting failed (a chunk, the results file, the pool)
 
     @property
+    def stop_signal(self) -> str | None:
+        """The name of the first stop signal heard (``SIGINT``...), None when none came."""
+        return signal.Signals(self.stops[0]).name if self.stops else None
+
+    @property
     def dropping(self) -> bool:
         """Whether a second stop signal came: the chunks in flight are dropped at once (and a
         wait for the results file's lock given up)."""
@@ -427,7 +432,7 @@ class Session:
             pool.close()
             bar.close()
         self._end_status(sitting, bar)
-        return summarise(self.store, self.run.id)
+        return {**summarise(self.store, self.run.id), "stop_signal": sitting.stop_signal}
 
     def _plan(self, strategy: Strategy) -> Iterator:
         """The chunks the run has not stored, as the strategy plans them (lazily)."""

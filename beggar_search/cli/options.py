@@ -116,6 +116,7 @@ class DerivedHelpOption(click.Option):
         self.help_of = help_of
 
     def get_help_record(self, ctx):
+        """The help line, with the help worked out now."""
         self.help = self.help_of()
         return super().get_help_record(ctx)
 
