@@ -141,7 +141,8 @@ SEARCH_OPTIONS = [
     WORKERS_OPTION,
     DB_OPTION,
     ("hours", click.option("--hours", type=Hours(), default=None,
-                           help="Stop after this many hours of searching (the compile not counted);"
+                           help="Stop after this many hours of searching (8, 0.5, or 8h, 30m,"
+                                " 1h30m; the compile not counted);"
                                 " no chunk is started that could not finish by then"
                                 " (docs/first-run.md).")),
     ("seed", click.option("--seed", type=SEED, default=None,
