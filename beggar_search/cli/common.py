@@ -234,7 +234,8 @@ def summary_text(summary: dict) -> str:
                      f"{longest['deal']}")
     if summary["deals_per_second"]:
         lines.append(f"speed      {summary['deals_per_second']:,.0f} {unit}/s over "
-                     f"{summary['seconds']:.1f} s of search")
+                     f"{summary['seconds']:.1f} s of search (wall clock, all workers;"
+                     " `bench`: per CPU second of one worker)")
     return "\n".join(lines)
 
 

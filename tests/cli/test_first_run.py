@@ -426,4 +426,5 @@ def test_a_factory_summary_counts_tries_and_leaves_out_wins_and_caps():
         "tries      37,267,920",
         "loops      120 met, 1 new cycle stored",
         "family     1 cycle in 1 island; 1 reached by fair deals (1 island), 120 fair deals",
-        "speed      478,630 tries/s over 77.9 s of search"]
+        "speed      478,630 tries/s over 77.9 s of search (wall clock, all workers;"
+        " `bench`: per CPU second of one worker)"]
