@@ -65,6 +65,8 @@ from .version import commit
 
 DEATH_UNNOTICED = 2.0  # seconds a dead worker may go unnoticed by the executor (see wait)
 CYCLE_LINES = 20  # "new cycle" lines a sitting prints; past them one line says so
+CYCLE_LINE_WIDTH = 120  # a "new cycle" line past this leaves out its example (a factory's
+# state runs to 200 characters and more: a wall of wrapped text in a terminal)
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the kernel sends us when our parent dies
 # the signals that stop a run gracefully: workers ignore them, the parent decides
@@ -335,6 +337,16 @@ def make_pool(pool_factory: PoolFactory | None, workers: int, name: str, params:
     """The pool a run plays on: ``pool_factory``'s, or local workers (inline for one)."""
     factory = pool_factory or (InlinePool if workers == 1 else LocalPool)
     return factory(workers, name, params)
+
+
+def cycle_line(cycle) -> str:
+    """The line that says a new cycle was met: its id and period, and its example deal or
+    state when the line stays within ``CYCLE_LINE_WIDTH`` (else where to read it)."""
+    line = (f"new cycle {cycle.cycle}: period {cycle.period_tricks} tricks /"
+            f" {cycle.period_cards} cards")
+    if len(line) + 2 + len(cycle.example) <= CYCLE_LINE_WIDTH:
+        return f"{line}  {cycle.example}"
+    return f"{line} (its state: `export --what cycles`)"
 
 
 @dataclass
@@ -620,8 +632,7 @@ class Session:
         for cycle in news.new_cycles:
             self.cycles_said += 1
             if self.cycles_said <= CYCLE_LINES:
-                self._message(bar, f"new cycle {cycle.cycle}: period {cycle.period_tricks} "
-                                   f"tricks / {cycle.period_cards} cards  {cycle.example}")
+                self._message(bar, cycle_line(cycle))
             elif self.cycles_said == CYCLE_LINES + 1:
                 self._message(bar, f"more new cycles: not printed past the first {CYCLE_LINES}"
                                    " (`show` and `export --what cycles` list them all)")
