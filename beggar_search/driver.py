@@ -51,6 +51,8 @@ from .strategies.units import strategy_class
 from .version import commit
 
 CYCLE_LINES = 20  # "new cycle" lines a sitting prints; past them one line says so
+CYCLE_LINE_WIDTH = 120  # a "new cycle" line past this leaves out its example (a factory's
+# state runs to 200 characters and more: a wall of wrapped text in a terminal)
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
 # tqdm's monitor is a thread per bar for bars updated rarely: ours are (per chunk), and a
 # thread that cannot start (a memory limit) made it warn
@@ -88,6 +90,16 @@ def make_pool(pool_factory: PoolFactory | None, workers: int, name: str, params:
     return factory(workers, name, params)
 
 
+def cycle_line(cycle) -> str:
+    """The line that says a new cycle was met: its id and period, and its example deal or
+    state when the line stays within ``CYCLE_LINE_WIDTH`` (else where to read it)."""
+    line = (f"new cycle {cycle.cycle}: period {cycle.period_tricks} tricks /"
+            f" {cycle.period_cards} cards")
+    if len(line) + 2 + len(cycle.example) <= CYCLE_LINE_WIDTH:
+        return f"{line}  {cycle.example}"
+    return f"{line} (its state: `export --what cycles`)"
+
+
 @dataclass
 class Sitting:
     """A sitting's stop and deadline bookkeeping, and how its loop ended.
@@ -107,6 +119,11 @@ class Sitting:
     dropped: bool = False  # the chunks in flight were dropped
     out_of_plan: bool = False  # the chunks left were held back: they could not finish in time
     failure: str | None = None  # why the sitting failed (a chunk, the results file, the pool)
+
+    @property
+    def stop_signal(self) -> str | None:
+        """The name of the first stop signal heard (``SIGINT``...), None when none came."""
+        return signal.Signals(self.stops[0]).name if self.stops else None
 
     @property
     def dropping(self) -> bool:
@@ -179,7 +196,7 @@ class Session:
             pool.close()
             bar.close()
         self._end_status(sitting, bar)
-        return summarise(self.store, self.run.id)
+        return {**summarise(self.store, self.run.id), "stop_signal": sitting.stop_signal}
 
     def _plan(self, strategy: Strategy) -> Iterator:
         """The chunks the run has not stored, as the strategy plans them (lazily)."""
@@ -379,8 +396,7 @@ class Session:
         for cycle in news.new_cycles:
             self.cycles_said += 1
             if self.cycles_said <= CYCLE_LINES:
-                self._message(bar, f"new cycle {cycle.cycle}: period {cycle.period_tricks} "
-                                   f"tricks / {cycle.period_cards} cards  {cycle.example}")
+                self._message(bar, cycle_line(cycle))
             elif self.cycles_said == CYCLE_LINES + 1:
                 self._message(bar, f"more new cycles: not printed past the first {CYCLE_LINES}"
                                    " (`show` and `export --what cycles` list them all)")

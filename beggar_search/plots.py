@@ -549,15 +549,35 @@ def long_families_data(store: Store, run_id: int | None = None,
             "all_families": len(best)}
 
 
+def family_colours(families: list[dict]) -> dict:
+    """A colour for each family (``family``, ``mirror``): a family and its mirror family share
+    one, and no two pairs do (it once counted families, not pairs, and so ran out of its 8
+    colours after 4 pairs).  Past 8 pairs the colours are drawn evenly from a colour map."""
+    group_of: dict[str, int] = {}
+    for family in families:
+        mirror = family.get("mirror")
+        group_of[family["family"]] = (group_of[mirror] if mirror in group_of
+                                      else len(set(group_of.values())))
+    groups = len(set(group_of.values()))
+    if groups <= len(PLAYER_COLOURS):
+        palette = PLAYER_COLOURS
+    else:
+        from matplotlib import colormaps
+        from matplotlib.colors import to_hex
+
+        palette = [to_hex(colour) for colour in
+                   colormaps["turbo"](np.linspace(0.05, 0.95, groups))]
+    return {name: palette[group] for name, group in group_of.items()}
+
+
 def draw_long_families(data: dict, out: str | Path) -> Path:
     """One row per family, best first: a dot for each of its games on the leaderboard (cards),
     the best ringed; a family and its mirror family share a colour."""
     families = data["families"]
     figure, axes = _new_figure(10, 1.5 + 0.32 * len(families))
-    colour_of: dict[str, str] = {}
+    colour_of = family_colours(families)
     for row, family in enumerate(families):
-        colour = colour_of.get(family["mirror"]) or PLAYER_COLOURS[len(colour_of) % 8]
-        colour_of[family["family"]] = colour
+        colour = colour_of[family["family"]]
         cards = np.array(family["cards"])
         axes.scatter(cards, np.full(len(cards), -row), s=12, color=colour, alpha=0.6)
         axes.scatter([family["best"]], [-row], s=60, facecolors="none", edgecolors=colour)

@@ -7,6 +7,10 @@
 #
 # To resume by itself after a reboot, add to your crontab (crontab -e):
 #   @reboot cd /path/to/results && /path/to/scripts/overnight.sh resume
+#
+# The search runs in the background (nohup), so this script's own status is not the search's.
+# A search exits 0 when its run is done, 130/143/129 when Ctrl-C, SIGTERM or SIGHUP stopped it
+# first (resume continues it), 2 on an error (docs/search.md, "Exit status").
 set -euo pipefail
 DB=${DB:-overnight.sqlite}
 HOURS=${HOURS:-8}

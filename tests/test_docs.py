@@ -48,3 +48,31 @@ def test_runnable_example(page, commands, tmp_path):
         assert done.returncode == 0, (page, command, done.stderr[-2000:])
         assert "Traceback" not in done.stderr, (page, command, done.stderr[-2000:])
         assert done.stdout.strip() or "wrote" in done.stderr, (page, command)
+
+
+FENCE_LINE = re.compile(r"^[ \t]*(```+|~~~+)", re.M)
+FENCED = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>```+|~~~+).*?^(?P=indent)(?P=fence)[ \t]*$",
+                    re.M | re.S)
+# the lines of a Python module that a page's prose never holds: a docstring's quotes, imports,
+# definitions (docs/records.md once ended with a module's docstring and imports, and the site
+# showed them; mkdocs --strict does not see it)
+STRAY_CODE = re.compile(r"^(\"\"\"|'''|from [\w.]+ import |import \w[\w.]*( as \w+)?[ \t]*$"
+                        r"|def \w+\(|class \w+[(:]|if __name__ ==)", re.M)
+
+
+def stray_code(text):
+    """The lines of a page outside its fenced blocks that are Python source."""
+    return [match.group(0) for match in STRAY_CODE.finditer(FENCED.sub("", text))]
+
+
+def test_stray_code_is_found_outside_fences_only():
+    page = 'Prose.\n\n```python\nimport numpy as np\n```\n\nMore.\n"""\n\nimport numpy as np\n'
+    assert stray_code(page) == ['"""', "import numpy as np"]
+    assert stray_code("Prose.\n\n  ```py\n  from a import b\n  ```\n") == []
+
+
+@pytest.mark.parametrize("page", sorted(DOCS.rglob("*.md")), ids=lambda page: page.name)
+def test_no_page_holds_code_outside_fences(page):
+    text = page.read_text()
+    assert len(FENCE_LINE.findall(text)) % 2 == 0, f"{page.name}: a fence is left open"
+    assert stray_code(text) == [], f"{page.name}: Python source outside a fenced block"

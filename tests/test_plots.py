@@ -209,3 +209,19 @@ def test_cli_without_matplotlib(tmp_path, monkeypatch, capsys):
     assert stderr.strip().splitlines() == [
         "beggar-search: error: plotting needs matplotlib: pip install 'beggar-search[plot]'"]
     assert not (tmp_path / "g.png").exists()
+
+
+@pytest.mark.parametrize("pairs", [5, 12])
+def test_plot_families_gives_each_mirror_pair_its_own_colour(pairs):
+    """A family and its mirror share a colour, and no two pairs do (5 pairs once reused the
+    first pair's colour, against the plot's own legend)."""
+    from beggar_search.plots import family_colours
+
+    families = []
+    for pair in range(pairs):
+        families.append({"family": f"a{pair}", "mirror": f"b{pair}"})
+        families.append({"family": f"b{pair}", "mirror": f"a{pair}"})
+    families.append({"family": "alone", "mirror": None})
+    colours = family_colours(families)
+    assert all(colours[f"a{pair}"] == colours[f"b{pair}"] for pair in range(pairs))
+    assert len({colours[f"a{pair}"] for pair in range(pairs)} | {colours["alone"]}) == pairs + 1

@@ -16,6 +16,7 @@ count determine the deal.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import factorial
@@ -92,6 +93,10 @@ class CardCounts:
         text = spec.strip()
         if text.lower() in cls.NAMED:
             return cls.NAMED[text.lower()]
+        if "=" not in text:  # a name: a misspelt one gets the nearest (`camica`: camicia)
+            near = difflib.get_close_matches(text.lower(), list(cls.NAMED), n=1, cutoff=0.6)
+            if near:
+                raise DeckError(f"unknown {cls.NOUN} {spec!r}: did you mean {near[0]}?")
         counts = [0] * len(cls.LABELS)
         seen = set()
         for part in text.split(","):
@@ -149,13 +154,17 @@ class Deck(CardCounts):
     @classmethod
     def kind_of(cls, key: str, spec: str, has_count: bool) -> int:
         """The card value a deck spec key (``plain``, ``J``, ...) names; ``DeckError`` when none."""
-        key = key.lower()
-        if not has_count or key not in _KIND_VALUE:
+        if not has_count and "=" not in spec:
             raise DeckError(
                 f"unknown deck {spec!r}: use standard, camicia, or counts like "
                 "plain=14,J=2,Q=2,K=2"
             )
-        return _KIND_VALUE[key]
+        if not has_count:
+            raise DeckError(f"deck {spec!r}: {key!r} has no count (write it as {key}=2)")
+        if key.lower() not in _KIND_VALUE:
+            raise DeckError(f"deck {spec!r}: unknown card value {key!r} (the values are"
+                            f" {', '.join(KIND_NAMES)}; - or 0 for plain)")
+        return _KIND_VALUE[key.lower()]
 
     def split(self, players: int) -> tuple[int, ...]:
         """Hand sizes of the even split: the first players hold one card more."""

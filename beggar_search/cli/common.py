@@ -1,5 +1,6 @@
 """Pieces shared by the subcommands: options, output, errors."""
 
+import decimal
 import json
 import math
 import os
@@ -35,8 +36,25 @@ INT64_MAX = (1 << 63) - 1
 RUN_ID = Range(1, INT64_MAX, "x>=1")
 # int64 arithmetic in the kernels stays far from overflow
 MAX_TRICKS = Range(1, 10**12, "1<=x<=10^12")
-COUNT = Range(1, 1 << 62, "1<=x<=2^62")  # deals or tries of a run
-CHUNK_SIZE = Range(1, 1 << 27, "1<=x<=2^27")  # seconds to a few minutes of work: stops stay prompt
+class Count(Range):
+    """A ``Range`` of counts that also reads ``2e6`` and ``2_000_000`` (whole numbers only)."""
+
+    def convert(self, value, param, ctx):
+        """``value`` as a whole number within the range, or a usage error with an example."""
+        if isinstance(value, str):
+            try:
+                number = decimal.Decimal(value.strip().replace("_", ""))
+            except decimal.InvalidOperation:
+                number = None
+            if number is None or not number.is_finite() or number != number.to_integral_value():
+                self.fail(f"{value!r} is not a whole number: write it as 2000000, 2_000_000"
+                          " or 2e6", param, ctx)
+            value = int(number)
+        return super().convert(value, param, ctx)
+
+
+COUNT = Count(1, 1 << 62, "1<=x<=2^62")  # deals or tries of a run
+CHUNK_SIZE = Count(1, 1 << 27, "1<=x<=2^27")  # seconds to a few minutes of work: stops stay prompt
 # Leaderboard rows kept per chunk.  Each game admitted to the board costs a pass over it,
 # so a chunk's time grows with chunk x top: 10,000 adds 0.4 s to a 200,000-deal chunk
 # (0.07 s) and 0.7 s to a 4,194,304-deal one (1.5 s); 100,000 made the first 16 s.
@@ -45,7 +63,7 @@ ROWS = Range(0, INT64_MAX, "x>=0")  # rows a command prints (an SQLite LIMIT)
 # States a backward search may hold: they are kept in memory (tens of bytes each), so a
 # budget past this could never be spent, and past 2^63 not even passed to the kernels.
 STATES = click.IntRange(1, 1_000_000_000)
-BENCH_DEALS = click.IntRange(1, 10**12)  # days of play: far past any useful benchmark
+BENCH_DEALS = Count(1, 10**12, "1<=x<=10^12")  # days of play: far past any useful benchmark
 SEED = Range(0, (1 << 128) - 1, "0<=x<2^128")
 WORKERS = click.IntRange(1, 4096)
 WORKERS_PER_CORE = 4  # local worker processes beyond this many per core are refused
@@ -67,21 +85,38 @@ def one_line(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return f"{head}...[{len(text) - len(head) - len(tail):,} characters]...{tail}"
 
 
+HOURS_PARTS = re.compile(r"(\d+(?:\.\d*)?|\.\d+)\s*(h|m|min|s)", re.I)
+DURATION = re.compile(rf"\s*(?:{HOURS_PARTS.pattern}\s*)+", re.I)  # 8h, 30m, 1h30m, 90s
+SECONDS_OF = {"h": 3600.0, "m": 60.0, "min": 60.0, "s": 1.0}
+
+
 class Hours(click.ParamType):
-    """A positive, finite number of hours (``nan`` and ``inf`` are refused)."""
+    """A positive, finite number of hours (``nan`` and ``inf`` are refused), or a duration
+    with units: ``8h``, ``30m``, ``1h30m``, ``90s``."""
 
     name = "hours"
 
     def convert(self, value, param, ctx):
-        """``value`` as hours, or a usage error naming it."""
+        """``value`` as hours, or a usage error naming it with the forms taken."""
         try:
             hours = float(value)
         except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of hours", param, ctx)
+            hours = self.with_units(str(value))
+            if hours is None:
+                self.fail(f"{value!r} is not a number of hours: write it as 8, 0.5, 8h, 30m or"
+                          " 1h30m", param, ctx)
         if not math.isfinite(hours) or hours <= 0 or hours > 1e6:
             self.fail(f"{value!r} is not a number of hours greater than 0 (and at most"
                       " 1000000)", param, ctx)
         return hours
+
+    @staticmethod
+    def with_units(text: str) -> float | None:
+        """The hours of a duration such as ``1h30m`` (None when it is not one)."""
+        if not DURATION.fullmatch(text):
+            return None
+        return sum(float(number) * SECONDS_OF[unit.lower()]
+                   for number, unit in HOURS_PARTS.findall(text)) / 3600
 
 
 def local_workers(workers: int | None) -> int:
@@ -195,7 +230,8 @@ def summary_text(summary: dict) -> str:
                      f"{longest['deal']}")
     if summary["deals_per_second"]:
         lines.append(f"speed      {summary['deals_per_second']:,.0f} {unit}/s over "
-                     f"{summary['seconds']:.1f} s of search")
+                     f"{summary['seconds']:.1f} s of search (wall clock, all workers;"
+                     " `bench`: per CPU second of one worker)")
     return "\n".join(lines)
 
 

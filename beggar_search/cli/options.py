@@ -108,12 +108,42 @@ CLUSTER_OPTIONS = [
         help="Run the chunks on a Dask LocalCluster of N worker processes"
              " [default N: all cores].")),
 ]
+class DerivedHelpOption(click.Option):
+    """An option whose help is ``help_of()``, worked out when ``--help`` shows it (from the
+    code's own figures, never typed by hand, and without importing them for other commands)."""
+
+    def __init__(self, *args, help_of, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.help_of = help_of
+
+    def get_help_record(self, ctx):
+        """The help line, with the help worked out now."""
+        self.help = self.help_of()
+        return super().get_help_record(ctx)
+
+
+def chunk_size_help() -> str:
+    """``--chunk-size``'s help: each strategy's default chunk, as its ``prepare`` fills it in."""
+    from ..strategies import STRATEGIES
+    from ..strategies.climb import CLIMB_CHUNKS
+
+    def default(name, players=2):
+        return STRATEGIES[name].prepare({"deck": "standard", "players": players})["chunk_size"]
+
+    return ("Deals per chunk of work, part of the run's identity (`show` prints it) [default:"
+            f" random {default('random'):,} with 2-4 players of Beggar-my-neighbour, else"
+            f" {default('random', players=5):,}; enumerate {default('enumerate'):,};"
+            f" climb {CLIMB_CHUNKS} x random's ({default('climb'):,}); factory"
+            f" {default('factory'):,} moves; hunt {default('hunt'):,} tries].")
+
+
 SEARCH_OPTIONS = [
     *CLUSTER_OPTIONS,
     WORKERS_OPTION,
     DB_OPTION,
     ("hours", click.option("--hours", type=Hours(), default=None,
-                           help="Stop after this many hours of searching (the compile not counted);"
+                           help="Stop after this many hours of searching (8, 0.5, or 8h, 30m,"
+                                " 1h30m; the compile not counted);"
                                 " no chunk is started that could not finish by then"
                                 " (docs/first-run.md).")),
     ("seed", click.option("--seed", type=SEED, default=None,
@@ -124,12 +154,7 @@ SEARCH_OPTIONS = [
     ("max_tricks", click.option("--max-tricks", type=MAX_TRICKS, default=None, metavar="N",
                                 help="Agreed cap: stop each game after N tricks.")),
     ("chunk_size", click.option("--chunk-size", type=CHUNK_SIZE, default=None, metavar="N",
-                                help="Deals per chunk of work, part of the run's identity"
-                                     " (`show` prints it) [default: random 2,097,152 with"
-                                     " 2-4 players of Beggar-my-neighbour, else 65,536;"
-                                     " enumerate 65,536;"
-                                     " climb 4 x random's; factory 524,288 moves; hunt"
-                                     " 131,072 tries].")),
+                                cls=DerivedHelpOption, help_of=chunk_size_help)),
     QUIET_OPTION,
     JSON_OPTION,
 ]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import shlex
+import signal
 import sqlite3
+import sys
 from pathlib import Path
 
 import click
@@ -17,6 +19,8 @@ from .compile import COMPILE_ONLY
 from .device import device_option, device_params
 from .game import GameChoice, game_options
 from .options import RunOptions, SearchOptions, run_options, search_options
+
+STOPPED = 3  # the exit status of a sitting stopped before its run's end without a signal
 
 
 def fresh_seed() -> int:
@@ -62,6 +66,17 @@ def launch(strategy: str, params: dict, options: RunOptions) -> None:
         raise
     print_summary(summary, options.as_json)
     say_how_to_resume(summary, store)
+    end_with_status(summary)
+
+
+def end_with_status(summary: dict) -> None:
+    """Exit with the status of a sitting that ended before its run's end (docs/search.md):
+    128 + the signal that stopped it (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP), ``STOPPED`` for a
+    stop without one (``--hours`` over before a chunk finished).  A done run returns (0)."""
+    if summary["status"] != "stopped":
+        return
+    name = summary.get("stop_signal")
+    sys.exit(128 + signal.Signals[name].value if name else STOPPED)
 
 
 def remove_if_runless(path: Path) -> None:
@@ -162,3 +177,4 @@ def resume(run_id, options):
         summary = driver.resume(store, run.id, workers, options.quiet, pool_factory=factory)
         print_summary(summary, options.as_json)
         say_how_to_resume(summary, store)
+    end_with_status(summary)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from ..cards.params import game_of, slap_fields
 from ..store import StoreError
 from ..store.cycle_families import fair_reached, islands
+from ..strategies.units import unit_of
 from . import layout, replay
 
 GAME_COLUMNS = ("run", "rank", "cards", "tricks", "outcome", "winner", "deal", "number", "cycle",
@@ -93,7 +94,8 @@ def run_info(store, run) -> dict:
         "run": run.id, "strategy": run.strategy, "status": run.status,
         "game": game_of(params), "deck": params["deck"], "players": run.players,
         "seed": None if params.get("seed") is None else str(params["seed"]),
-        "deals": run.deals, "loops": run.loops, "caps": run.caps, "cards": run.cards,
+        "deals": run.deals, "unit": unit_of(run.strategy),  # deals, tries, games
+        "loops": run.loops, "caps": run.caps, "cards": run.cards,
         "wins": run.wins, "chunks": run.chunks, "cycles": store.count_cycles(run.id),
         "seconds": round(elapsed, 3), "worker_seconds": round(run.seconds, 3),
         "rate": round(run.deals / elapsed, 1) if elapsed > 0 else None,

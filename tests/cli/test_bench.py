@@ -58,3 +58,27 @@ def test_c_yardstick_says_when_no_compiler_is_found():
                             text=True, env={**os.environ, "PATH": "/nonexistent"})
     assert result.returncode == 2 and result.stdout == ""
     assert "no C compiler" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_bench_gives_the_median_round_and_the_rounds_spread():
+    from beggar_search.speed import Timing
+
+    from beggar_search.cli.bench import median_round
+
+    rounds = [Timing(1000, 10_000, seconds, seconds) for seconds in (0.5, 0.4, 0.8)]
+    middle, spread = median_round(rounds)
+    assert middle is rounds[0]  # 2000 deals/s, between 1250 and 2500
+    rates = [2000, 2500, 1250]
+    mean = sum(rates) / 3
+    sd = (sum((rate - mean) ** 2 for rate in rates) / 2) ** 0.5
+    assert spread == pytest.approx(sd / mean)
+    assert median_round(rounds[:1]) == (rounds[0], 0.0)
+
+
+@pytest.mark.parametrize(("load", "warned"), [(5.5, True), (1.5, False), (None, False)])
+def test_bench_warns_when_the_load_is_above_the_cores(capsys, load, warned):
+    from beggar_search.cli.bench import warn_if_loaded
+
+    warn_if_loaded({"load": load, "cores": 2})
+    err = capsys.readouterr().err
+    assert ("warning: the load average (5.5) is above the 2 cores" in err) is warned

@@ -442,4 +442,21 @@ def test_a_factory_summary_counts_tries_and_leaves_out_wins_and_caps():
         "tries      37,267,920",
         "loops      120 met, 1 new cycle stored",
         "family     1 cycle in 1 island; 1 reached by fair deals (1 island), 120 fair deals",
-        "speed      478,630 tries/s over 77.9 s of search"]
+        "speed      478,630 tries/s over 77.9 s of search (wall clock, all workers;"
+        " `bench`: per CPU second of one worker)"]
+
+
+def test_a_new_cycle_line_stays_short_whatever_its_state():
+    """A factory's "new cycle" lines ran past 250 characters (the whole state): a line keeps
+    its example only within driver.CYCLE_LINE_WIDTH."""
+    from types import SimpleNamespace
+
+    deal = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+    short = driver.cycle_line(SimpleNamespace(cycle="8311fee12fa0eca7", period_tricks=62,
+                                              period_cards=440, example=deal))
+    assert short.endswith(f"  {deal}") and len(short) <= driver.CYCLE_LINE_WIDTH
+    state = SimpleNamespace(cycle="8311fee12fa0eca7", period_tricks=62, period_cards=440,
+                            example=deal + " pile " + "A-" * 80 + " leader 2")
+    line = driver.cycle_line(state)
+    assert len(line) <= driver.CYCLE_LINE_WIDTH and "8311fee12fa0eca7" in line
+    assert "period 62 tricks / 440 cards" in line and "export --what cycles" in line

@@ -3,8 +3,10 @@
 import json
 
 import click
+import pytest
 from click.testing import CliRunner
 
+from beggar_search.cli.common import COUNT, Hours
 from beggar_search.cli.options import RunOptions, SearchOptions, run_options, search_options
 from beggar_search.cli.search import launch, run_params
 from beggar_search.pools.dask import ClusterOptions
@@ -81,3 +83,46 @@ def test_help_lists_the_ratscrew_cluster_and_output_options_under_their_headings
         general = text.split("\nOptions:\n")[1].split("\n\n")[0]
         assert not any(f"  {name} " in general for name in SECTIONS), path
     assert seen == set(ORDER[1:])
+
+
+def test_chunk_size_help_gives_the_defaults_the_strategies_use():
+    from beggar_search.cli import cli
+    from beggar_search.strategies import STRATEGIES
+    from beggar_search.strategies.climb import CLIMB_CHUNKS
+
+    result = CliRunner().invoke(cli, ["search", "climb", "--help"], terminal_width=2000)
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if "--chunk-size" in line)
+    climb = STRATEGIES["climb"].prepare({"deck": "standard", "players": 2})["chunk_size"]
+    random = STRATEGIES["random"].prepare({"deck": "standard", "players": 2})["chunk_size"]
+    assert climb == CLIMB_CHUNKS * random  # the help's "N x random's" (it once said 4, for 8)
+    assert f"climb {CLIMB_CHUNKS} x random's ({climb:,})" in line
+    assert f"random {random:,} with 2-4 players" in line
+
+
+@pytest.mark.parametrize(("text", "hours"), [("8", 8.0), ("0.5", 0.5), ("8h", 8.0),
+                                             ("30m", 0.5), ("1h30m", 1.5), ("90s", 0.025),
+                                             ("1h 30min", 1.5)])
+def test_hours_are_read_with_or_without_units(text, hours):
+    assert Hours().convert(text, None, None) == pytest.approx(hours)
+
+
+@pytest.mark.parametrize(("text", "count"), [("2e6", 2_000_000), ("2_000_000", 2_000_000),
+                                             ("2000000", 2_000_000), ("2.0e3", 2000)])
+def test_counts_are_read_in_the_forms_people_write(text, count):
+    assert COUNT.convert(text, None, None) == count
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["search", "random", "--deals", "2.5"], "'2.5' is not a whole number: write it as 2000000"),
+    (["search", "random", "--deals", "2e6x"], "or 2e6"),
+    (["search", "random", "--hours", "8x"], "write it as 8, 0.5, 8h, 30m or 1h30m"),
+    (["search", "random", "--deck", "camica"], "unknown deck 'camica': did you mean camicia?"),
+    (["search", "random", "--deck", "plain=14,J=2,Q=2,K=2,X=1"], "unknown card value 'X'"),
+    (["search", "random", "--deck", "plain=14,J"], "'J' has no count (write it as J=2)"),
+])
+def test_bad_input_is_refused_naming_the_bad_part(cli, tmp_path, args, says):
+    done = cli(*args, "--db", str(tmp_path / "r.sqlite"))
+    assert done.returncode == 2, done.stderr
+    assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not (tmp_path / "r.sqlite").exists()

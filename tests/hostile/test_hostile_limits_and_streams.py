@@ -213,9 +213,9 @@ def test_ctrl_c_while_the_local_cluster_starts_is_acted_on(tmp_path):
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    assert process.returncode in (0, 130), err
+    assert process.returncode == 130, err  # before the run or after: Ctrl-C's status
     assert "Traceback" not in err
-    if process.returncode == 130:  # before the run: none was created
+    if "stopping" not in err:  # before the run: none was created
         assert err.strip().splitlines()[-1] == "beggar-search: interrupted"
         assert not (tmp_path / "F.sqlite").exists() or chunks_stored(tmp_path / "F.sqlite") == 0
     else:  # stopped gracefully

@@ -387,7 +387,7 @@ def test_a_hang_up_stops_a_local_cluster_run_gracefully(tmp_path):
     wait_for(lambda: db.exists() and chunks_stored(db) >= 2, what="two chunks")
     os.killpg(process.pid, signal.SIGHUP)
     out, err = process.communicate(timeout=STOP_GRACE + 60)
-    assert process.returncode == 0, err
+    assert process.returncode == 128 + signal.SIGHUP, err
     assert "Traceback" not in err and "dropped" not in err
     assert json.loads(out)["status"] == "stopped" and status_of(db) == "stopped"
 

@@ -86,6 +86,12 @@ def test_the_site_holds_every_run_board_and_cycle_of_the_file(report_results, re
     assert manifest["runs"][2]["game"] == "ers"
     index = (out / "index.html").read_text()
     assert index.count('<svg class="histogram"') == 2  # the factory stores no game lengths
+    # each run's work in its own unit: a factory's tries are not shown as deals
+    row = {int(m[1]): m[2] for m in re.finditer(r'<tr id="run-(\d+)">(.*?)</tr>', index)}
+    assert re.search(r'<td class="num">[\d,]+ tries</td>', row[2]), row[2]
+    assert re.search(r'<td class="num">[\d,]+ deals</td>', row[1]), row[1]
+    # the runs table wraps, and scrolls in its own box, rather than widening the page
+    assert '<div class="wide">\n<table class="runs"' in index
 
 
 def test_the_index_separates_thousands_in_the_wins(report_results, tmp_path, monkeypatch):
