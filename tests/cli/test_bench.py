@@ -61,7 +61,7 @@ def test_c_yardstick_says_when_no_compiler_is_found():
 
 
 def test_bench_gives_the_median_round_and_the_rounds_spread():
-    from beggar_search.speed import Timing
+    from beggar_search.bench.speed import Timing
 
     from beggar_search.cli.bench import median_round
 
