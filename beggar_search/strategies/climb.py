@@ -44,7 +44,7 @@ from .base import ChunkJob, Strategy
 CLIMB_CHUNKS = 8  # random deals per chunk: this many of a random search's (docs/records.md)
 # a run of ``--deals`` B is extended at least this many times: its chunk is at most B / this
 # (what is extended follows the games played, not the default chunk: docs/records.md)
-EXTENSION_ROUNDS = 64
+EXTENSION_ROUNDS = 16
 SMALLEST_CHUNK = 1024  # random deals a chunk plays at the least (a budget's rounds allowing)
 DEFAULT_EXTEND = 8  # parents extended per chunk
 DEFAULT_CLOSURE_STATES = 200_000  # budget of each parent's backward search

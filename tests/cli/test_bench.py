@@ -62,7 +62,6 @@ def test_c_yardstick_says_when_no_compiler_is_found():
 
 def test_bench_gives_the_median_round_and_the_rounds_spread():
     from beggar_search.bench.speed import Timing
-
     from beggar_search.cli.bench import median_round
 
     rounds = [Timing(1000, 10_000, seconds, seconds) for seconds in (0.5, 0.4, 0.8)]

@@ -314,7 +314,7 @@ def test_bench_says_its_rates_are_per_cpu_second():
     text = describe({"deck": "standard", "players": 2, "source": "random",
                      "fast_kernel": "bitboard", "fast": row, "general": row,
                      "deals_ratio": 1.0, "cards_ratio": 1.0})
-    assert "per second of its CPU time" in text.splitlines()[0]
+    assert "rates per CPU second of the worker (CPU clock)" in text.splitlines()[0]
 
 
 def test_plots_compare_on_one_bin_width_and_name_the_game(tmp_path):

@@ -94,7 +94,7 @@ def test_climb_on_a_local_cluster_matches_two_local_workers(tmp_path, capsys, sc
                          "local:2"], capsys) == 0
     local, cluster = stored(tmp_path / "local.sqlite"), stored(tmp_path / "cluster.sqlite")
     assert cluster == local
-    assert local["summary"]["deals"] > 60000 and len(local["chunks"]) == 59  # 1,024 a chunk
+    assert local["summary"]["deals"] > 60000 and len(local["chunks"]) == 16  # 3,750 a chunk
     assert 0 < sum(count for _, count in local["sample_histogram"]) <= 60000
 
 
