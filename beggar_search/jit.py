@@ -50,6 +50,17 @@ _SAID_VARIABLE = "BEGGAR_SEARCH_SAID"  # what was said, for the worker processes
 _said = set(filter(None, os.environ.get(_SAID_VARIABLE, "").split(",")))
 
 
+_unsaved = [0]  # kernels compiled in this process that the cache did not keep
+_throwaway = []  # holds True when the cache is a temporary folder, removed at exit
+
+
+def unsaved_kernels() -> int:
+    """How many kernels compiled in this process could not be saved (a full or read-only
+    cache, or one in a temporary folder): ``compile`` must not call them ready for later
+    commands."""
+    return _unsaved[0]
+
+
 def say_once(what: str, text: str) -> None:
     """One line on stderr, the first time ``what`` happens in this command: its worker
     processes, started after, inherit what was said (``what``: a word, no comma)."""
@@ -212,6 +223,7 @@ def _choose_cache() -> bool:
                             f" kernels compile on every command; {CACHE_HINT}")
         return False
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    _throwaway.append(True)
     os.environ["NUMBA_CACHE_DIR"] = folder  # worker processes share it
     config.CACHE_DIR = folder
     say_once("tempcache", f"Numba cannot write a cache (in {where}): kernels are cached"
@@ -337,6 +349,7 @@ class TolerantCache(FunctionCache):
         a read-only cache is not written."""
         locator = self._impl.locator
         if getattr(locator, "read_only", False):
+            _unsaved[0] += 1
             say_once("readonly", f"the kernel cache {self.cache_path} is read-only: kernels"
                      " it lacks are compiled for this command only (`beggar-search compile`"
                      f" where it can be written fills it; or {CACHE_HINT})")
@@ -344,10 +357,13 @@ class TolerantCache(FunctionCache):
         try:
             super().save_overload(sig, data)
         except OSError as error:
+            _unsaved[0] += 1
             say_once("unsaved", f"cannot save compiled kernels in Numba's cache {self.cache_path}:"
                      f" {error.strerror or error}; going on without saving them (free some"
                      f" space there, or {CACHE_HINT})")
             return
+        if _throwaway:  # saved where this command's exit removes it
+            _unsaved[0] += 1
         if not _pruned and isinstance(locator, PackageCacheLocator):
             _pruned.append(True)  # once a process, when it compiles: other versions' folders
             prune_folders(kernels_folder().parent, kernels_folder())

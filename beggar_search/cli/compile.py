@@ -80,13 +80,15 @@ def compile_kernels(ctx, everything, where, clean, command):
         raise click.UsageError("compile takes a new search's command line; `search resume`"
                                " compiles what its run needs when it starts")
     workloads = ALL_WORKLOADS if everything else [tuple(command) or QUICK_START]
+    from .. import jit
     from . import cli
 
     ctx.meta[COMPILE_ONLY] = True
     compiling.WATCH.reporting = False
     started = time.monotonic()
+    unsaved_before = jit.unsaved_kernels()
     for workload in workloads:
-        before = compiling.WATCH.done
+        before, unsaved = compiling.WATCH.done, jit.unsaved_kernels()
         compiling.WATCH.what = "beggar-search " + " ".join(workload)
         clock = time.monotonic()
         with cli.make_context("beggar-search", list(workload), parent=ctx) as sub:
@@ -94,6 +96,15 @@ def compile_kernels(ctx, everything, where, clean, command):
         done = compiling.WATCH.done - before
         how = (f"compiled {plural(done, 'kernel')}" if done else
                "already compiled (loaded from the cache)")
+        unsaved = jit.unsaved_kernels() - unsaved
+        if unsaved:
+            how += f", {unsaved} not saved"
         say(f"{' '.join(workload)}: {how} in {time.monotonic() - clock:.1f} s", err=True)
+    unsaved = jit.unsaved_kernels() - unsaved_before
+    if unsaved:  # a full or read-only cache: said once above, where it happened
+        say(f"beggar-search: {plural(unsaved, 'kernel')} of {plural(len(workloads), 'workload')}"
+            f" not saved in the kernel cache {jit.kernels_folder()}: later commands compile"
+            f" them again ({time.monotonic() - started:.1f} s)", err=True)
+        return
     say(f"beggar-search: {plural(len(workloads), 'workload')} ready in"
         f" {time.monotonic() - started:.1f} s", err=True)

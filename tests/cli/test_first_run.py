@@ -143,6 +143,25 @@ def test_compile_warms_a_search_and_creates_no_results_file(tmp_path, monkeypatc
     assert os.listdir(tmp_path) == []
 
 
+def test_compile_into_a_cache_that_keeps_nothing_does_not_call_the_kernels_ready(
+        tmp_path, monkeypatch, capsys):
+    """A full (or read-only) NUMBA_CACHE_DIR: `compile --all` said `compiled N kernels`
+    and `N workloads ready` although nothing was saved (issue 38, seen on a 2 MB tmpfs)."""
+    from beggar_search import jit
+
+    counts = iter([0, 0, 3, 3])  # before the workloads, before and after one, at the end
+    monkeypatch.setattr(jit, "unsaved_kernels", lambda: next(counts))
+    monkeypatch.chdir(tmp_path)
+    status, out, err = cli(["compile", "search", "enumerate", "--deck", TINY], capsys)
+    assert status == 0 and out == ""
+    lines = [line for line in err.splitlines() if "compiling the kernels" not in line]
+    assert ", 3 not saved in " in lines[0], lines
+    assert "workload ready" not in err, err
+    assert lines[-1].startswith("beggar-search: 3 kernels of 1 workload not saved in the"
+                                f" kernel cache {jit.kernels_folder()}: later commands"
+                                " compile them again"), lines
+
+
 def test_compile_where_names_the_cache_and_clean_empties_it(tmp_path, monkeypatch, capsys):
     from numba.core import config
 
