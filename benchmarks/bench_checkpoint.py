@@ -13,14 +13,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from beggar_search import driver, store
-from beggar_search.store import Store
+from beggar_search import driver
+from beggar_search.store import Store, file_safety
 
 SETTINGS = {"never": math.inf, "every chunk": 0.0, "every second": 1.0}
 
 
 def one_run(folder: Path, every: float, deals: int, chunk: int) -> tuple[float, int]:
-    store.CHECKPOINT_EVERY = every
+    file_safety.CHECKPOINT_EVERY = every  # what ResultsFile.checkpoint reads
     path = folder / f"r{time.monotonic_ns()}.sqlite"
     params = {"deck": "plain=5,J=2,Q=1,K=1", "players": 2, "max_tricks": None, "top_k": 20,
               "chunk_size": chunk, "hours": None, "deals": deals, "seed": 1}
