@@ -13,7 +13,8 @@ later fair states of the parent's own game included (``own_states``); between tw
 players every even-split state with player 2 to lead is read as its mirrored fair deal
 (hands swapped, player 1 to lead: ``mirrors``), a member of the mirror family, of the same
 length as the game from that state.  A parent that lies inside an earlier parent's
-complete closure is not searched again (its in-tree lies inside that one).  All the deals
+complete closure is not searched again (its in-tree lies inside that one; in runs stored
+before own states were read every parent is searched, as then).  All the deals
 found are played (by the fastest kernel that applies, like the random deals) and
 recorded after the random deals, at positions ``chunk_size`` onwards: the start deal,
 then each parent's new deals in sorted order, each deal once per chunk.  The chunk's
@@ -228,7 +229,11 @@ class ClimbStrategy(Strategy):
             if tuple(int(c) for c in parent) in covered:
                 continue
             deals, complete = self._fair_ancestors(parent)
-            covered |= complete
+            # A run stored before own states searches every parent, as its release did: an
+            # earlier parent's search left out that parent's own later fair states, and a
+            # later parent inside it finds and plays those (a chunk a deal or two longer)
+            if self.own_states:
+                covered |= complete
             for deal in deals:
                 if deal not in seen:
                     seen.add(deal)
