@@ -57,6 +57,15 @@ class _Below(logging.Filter):
         return record.levelno < self.level
 
 
+class _AtLeast(logging.Filter):
+    def __init__(self, level: int):
+        super().__init__()
+        self.level = level
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= self.level
+
+
 @contextlib.contextmanager
 def quiet_log(name: str, level: int):
     """Drop logger ``name``'s records of ``level`` and above while the block runs."""
@@ -336,6 +345,12 @@ def _plugin_class():
                 self.ignore_interrupt = ignore_interrupt
 
             def setup(self, worker) -> None:
+                if self.ignore_interrupt:
+                    # a local cluster's worker writes to the search's terminal: its own log
+                    # is not shown (chunks dropped at a stop: 'Async instruction ... ended
+                    # with CancelledError' WARNINGs after the search said it dropped them)
+                    for handler in logging.getLogger("distributed").handlers:
+                        handler.addFilter(_AtLeast(logging.CRITICAL))
                 if self.ignore_interrupt and threading.current_thread() is threading.main_thread():
                     # A local cluster shares the terminal: Ctrl-C is for the client to handle.
                     signal.signal(signal.SIGINT, signal.SIG_IGN)

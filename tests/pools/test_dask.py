@@ -249,6 +249,38 @@ def test_a_worker_killed_on_a_local_cluster_is_one_line_of_ours(tmp_path):
     assert cluster == stored(tmp_path / "local.sqlite") and cluster["chunks"] == list(range(100))
 
 
+@pytest.mark.process
+def test_chunks_dropped_on_a_local_cluster_leave_no_dask_lines(tmp_path):
+    """Seen: a second Ctrl-C on `--cluster local:2` (the chunks in flight dropped) was followed
+    by the workers' WARNINGs 'Async instruction for <Task cancelled ...> ended with
+    CancelledError', after the search had said it dropped them."""
+    path = tmp_path / "cluster.sqlite"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "beggar_search", "search", "climb", "--deck",
+         "plain=12,J=3,Q=3,K=2", "--deals", "100000000", "--chunk-size", "2000000", "--seed",
+         "7", "--cluster", "local:2", "--quiet", "--db", str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 300
+        chunks = 0
+        while chunks < 2 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            with contextlib.suppress(sqlite3.Error):
+                with sqlite3.connect(path) as db:
+                    chunks = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.5)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, err
+    assert "dropped the chunks in flight" in err, err  # chunks were running on the workers
+    assert "distributed." not in err and "WARNING" not in err and "Traceback" not in err, err
+
+
 def test_without_dask_the_cluster_options_say_what_to_install(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)
     for option in (["--scheduler", "tcp://127.0.0.1:8786"], ["--cluster", "local:2"]):
