@@ -24,7 +24,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from .address_space import check_compile_room
+from .address_space import check_compile_room, check_load_room
 from .text import plural
 
 TICK = 0.5  # seconds between two readings of the counter on a terminal
@@ -113,8 +113,19 @@ def listen() -> Watch:
             def on_end(self, event):
                 WATCH.ended()
 
-        _installed.append(Listener())
+        class LockListener(event.Listener):
+            """Numba takes its compiler lock to load a cached kernel too (no compile event):
+            refused here, before LLVM runs, under a limit loading would abort in."""
+
+            def on_start(self, event):
+                check_load_room()
+
+            def on_end(self, event):
+                pass
+
+        _installed.extend([Listener(), LockListener()])
         event.register("numba:compile", _installed[0])
+        event.register("numba:compiler_lock", _installed[1])
     return WATCH
 
 

@@ -25,6 +25,7 @@ import os
 import queue
 import re
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -56,6 +57,15 @@ class _Below(logging.Filter):
         return record.levelno < self.level
 
 
+class _AtLeast(logging.Filter):
+    def __init__(self, level: int):
+        super().__init__()
+        self.level = level
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= self.level
+
+
 @contextlib.contextmanager
 def quiet_log(name: str, level: int):
     """Drop logger ``name``'s records of ``level`` and above while the block runs."""
@@ -66,6 +76,46 @@ def quiet_log(name: str, level: int):
         yield
     finally:
         log_of.removeFilter(quiet)
+
+
+# said when a local cluster's nanny restarts a worker that died (its WARNING is not shown)
+LOST_WORKER = ("a worker of the local Dask cluster died: Dask restarts it and plays its chunks"
+               " again (none is stored twice)")
+
+
+class _LocalClusterLog(logging.Filter):
+    """Dask's own log of a local cluster (its scheduler and nannies run in this process and
+    write to the terminal the search writes to) is not shown below CRITICAL, and a worker's
+    death, which the nanny logs as 'Restarting worker', is put on ``notes`` for the pool to
+    say in its own words.  Seen after a worker was killed: the scheduler's WARNING 'Removing
+    worker ... will be recomputed elsewhere', the nanny's WARNING 'Restarting worker', and two
+    ERRORs 'Couldn't gather keys' of the chunk the client asked the dead worker for: each
+    chunk is played again and stored once, which the pool's line says."""
+
+    def __init__(self, notes: queue.SimpleQueue):
+        super().__init__()
+        self.notes = notes
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.name.startswith("distributed") or record.levelno >= logging.CRITICAL:
+            return True
+        if record.name == "distributed.nanny" and str(record.msg).startswith("Restarting"):
+            self.notes.put(LOST_WORKER)
+        return False
+
+
+@contextlib.contextmanager
+def handlers_filtered(name: str, log_filter: logging.Filter):
+    """``log_filter`` on every handler of logger ``name`` (Dask's: one stream handler on
+    ``distributed``) while the block runs."""
+    handlers = list(logging.getLogger(name).handlers)
+    for handler in handlers:
+        handler.addFilter(log_filter)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.removeFilter(log_filter)
 
 
 def client_errors_quiet():
@@ -295,6 +345,12 @@ def _plugin_class():
                 self.ignore_interrupt = ignore_interrupt
 
             def setup(self, worker) -> None:
+                if self.ignore_interrupt:
+                    # a local cluster's worker writes to the search's terminal: its own log
+                    # is not shown (chunks dropped at a stop: 'Async instruction ... ended
+                    # with CancelledError' WARNINGs after the search said it dropped them)
+                    for handler in logging.getLogger("distributed").handlers:
+                        handler.addFilter(_AtLeast(logging.CRITICAL))
                 if self.ignore_interrupt and threading.current_thread() is threading.main_thread():
                     # A local cluster shares the terminal: Ctrl-C is for the client to handle.
                     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -367,8 +423,12 @@ class DaskPool:
             self._close_cluster()
             raise
         self.address = scheduler
+        self.notes: queue.SimpleQueue = queue.SimpleQueue()  # what the pool says on stderr
         self.quiet = contextlib.ExitStack()
         self.quiet.enter_context(client_errors_quiet())
+        if self.cluster is not None:
+            self.quiet.enter_context(handlers_filtered("distributed",
+                                                       _LocalClusterLog(self.notes)))
         self.token = run_token(name, params)
         self.fixed = in_flight
         self._threads = 0
@@ -408,6 +468,7 @@ class DaskPool:
     def wait(self, futures: set, timeout: float) -> tuple[set, set]:
         """Chunks finished (or failed) among ``futures``, waiting up to ``timeout`` for one,
         and the rest; ``PoolLost`` when the scheduler is gone (it cancels the futures)."""
+        self._say_notes()
         while not self.finished.empty():  # notices of chunks already answered
             self.finished.get_nowait()
         done = {future for future in futures if future.done()}
@@ -420,6 +481,15 @@ class DaskPool:
         if any(future.cancelled() for future in done):
             raise PoolLost(f"lost the Dask scheduler at {self.address}")
         return done, set(futures) - done
+
+    def _say_notes(self) -> None:
+        """Say on stderr what the cluster's log put on ``notes`` (a worker lost), one line
+        each, above the progress bar."""
+        from tqdm import tqdm
+
+        while not self.notes.empty():
+            with contextlib.suppress(OSError, ValueError):  # a terminal gone: nothing to say
+                tqdm.write(self.notes.get_nowait(), file=sys.stderr)
 
     def close(self) -> None:
         """Close the client, and the local cluster if this pool started one."""

@@ -1,5 +1,6 @@
 """Searches on a Dask cluster store exactly what the local driver stores."""
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -7,12 +8,14 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from storeview import stored
 
 from beggar_search import driver
 from beggar_search.cli import main
+from beggar_search.pools.dask import LOST_WORKER
 from beggar_search.pools.local import InlinePool
 from beggar_search.store import Store
 
@@ -192,6 +195,90 @@ def test_a_killed_worker_loses_nothing_and_counts_nothing_twice(tmp_path, schedu
         chunks, deals = db.execute("SELECT count(*), sum(deals) FROM chunks").fetchone()
     assert chunks == 30 and deals == cluster["summary"]["deals"]
     assert deals == 30 * 16384 if strategy == "random" else deals > 30 * 16384
+
+
+def worker_processes(pid: int) -> list[int]:
+    """The local cluster's worker processes: the children of ``pid`` that multiprocessing
+    spawned (its resource tracker left out)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():  # any thread's (the cluster's loop's)
+        with contextlib.suppress(OSError):
+            for child in (task / "children").read_text().split():
+                if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    found.append(int(child))
+    return sorted(set(found))
+
+
+@pytest.mark.process
+def test_a_worker_killed_on_a_local_cluster_is_one_line_of_ours(tmp_path):
+    """Seen: after a `kill -9` of a worker of `--cluster local:2`, Dask's scheduler and nanny
+    printed WARNING lines ('Removing worker ... will be recomputed elsewhere', 'Restarting
+    worker') and ERRORs ('Couldn't gather keys') on the search's stderr."""
+    args = ["search", "climb", "--deck", "plain=10,J=2,Q=2,K=2", "--deals", "1000000",
+            "--chunk-size", "10000", "--seed", "7", "--quiet"]
+    path = tmp_path / "cluster.sqlite"
+    process = subprocess.Popen([sys.executable, "-m", "beggar_search", *args, "--cluster",
+                                "local:2", "--db", str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        killed = None
+        while killed is None and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            try:
+                with sqlite3.connect(path) as db:
+                    chunks = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+            except sqlite3.Error:
+                continue
+            workers = worker_processes(process.pid)
+            if chunks >= 3 and workers:
+                os.kill(workers[0], signal.SIGKILL)
+                killed = chunks
+        out, err = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert killed is not None and killed < 100, "the run ended before a worker was killed"
+    assert process.returncode == 0, err
+    assert "distributed." not in err and "WARNING" not in err and "Traceback" not in err, err
+    assert err.strip().splitlines() == [LOST_WORKER], err
+    subprocess.run([sys.executable, "-m", "beggar_search", *args, "--workers", "2", "--db",
+                    str(tmp_path / "local.sqlite")], check=True, capture_output=True,
+                   timeout=300)
+    cluster = stored(path)
+    assert cluster == stored(tmp_path / "local.sqlite") and cluster["chunks"] == list(range(100))
+
+
+@pytest.mark.process
+def test_chunks_dropped_on_a_local_cluster_leave_no_dask_lines(tmp_path):
+    """Seen: a second Ctrl-C on `--cluster local:2` (the chunks in flight dropped) was followed
+    by the workers' WARNINGs 'Async instruction for <Task cancelled ...> ended with
+    CancelledError', after the search had said it dropped them."""
+    path = tmp_path / "cluster.sqlite"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "beggar_search", "search", "climb", "--deck",
+         "plain=12,J=3,Q=3,K=2", "--deals", "100000000", "--chunk-size", "2000000", "--seed",
+         "7", "--cluster", "local:2", "--quiet", "--db", str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 300
+        chunks = 0
+        while chunks < 2 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            with contextlib.suppress(sqlite3.Error):
+                with sqlite3.connect(path) as db:
+                    chunks = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.5)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, err
+    assert "dropped the chunks in flight" in err, err  # chunks were running on the workers
+    assert "distributed." not in err and "WARNING" not in err and "Traceback" not in err, err
 
 
 def test_without_dask_the_cluster_options_say_what_to_install(tmp_path, capsys, monkeypatch):
