@@ -82,3 +82,15 @@ def test_the_extension_bound_counts_only_touches_by_one_of_a_chunk_s_longest():
     assert bound.chance == pytest.approx(1 - 2.718281828459045 ** -0.1)
     wider = bench.extension_bound(histogram, [100, 10], 10_000, 1_000, 1_000, 200)
     assert wider.extendable == pytest.approx(0.2, rel=1e-3)  # 200 parents reach it too
+
+
+def test_misses_reports_the_family_s_touching_deals_and_both_bounds(capsys):
+    spec = bench.QUICK_DECKS[0]
+    truth = bench.Truth.of(json.loads(bench.truth_path(spec).read_text()))
+    bench.main(["misses", spec, "--seeds"])
+    line = capsys.readouterr().out
+    assert f"{truth.touching} fair deals touch" in line
+    touch = float(line.split("seeds of 8 touching ")[1].split(",")[0])
+    extended = float(line.split("touching by a deal that is extended ")[1])
+    assert touch == pytest.approx(8 * truth.touch_bound(round(1e-2 * truth.census)), abs=0.05)
+    assert 0 < extended < touch  # only some touches are by a deal its chunk extends
