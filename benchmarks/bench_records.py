@@ -69,7 +69,10 @@ import numpy as np
 from beggar_search import driver
 from beggar_search.backward.closure import backward_closure
 from beggar_search.cards.deck import Deal, Deck
+from beggar_search.engine.batch import leaderboard, new_recorder
 from beggar_search.engine.game import trajectory
+from beggar_search.engine.merging import families as merge_families
+from beggar_search.engine.random import chunk_stream
 from beggar_search.engine.rules import R_CARDS
 from beggar_search.store import Store
 from beggar_search.strategies import STRATEGIES, ChunkJob, strategy_for
@@ -500,10 +503,6 @@ def misses(args) -> None:
     its mirror family): its chunk, length, rank among the chunk's random deals and among
     their families, and whether the chunk extended it; and whether the run found the
     longest game."""
-    from beggar_search.engine.batch import leaderboard, new_recorder
-    from beggar_search.engine.merging import families as merge_families
-    from beggar_search.engine.random import chunk_stream
-
     path = truth_path(Deck.parse(args.deck).spec)
     data = json.loads(path.read_text())
     truth = Truth.of(data)
@@ -513,6 +512,7 @@ def misses(args) -> None:
     budget = max(1, round(args.fraction * truth.census))
     members = np.frombuffer(b"".join(sorted(touched_set)), dtype=np.uint8).reshape(
         -1, truth.deck.size)
+
     def climber(seed: int):
         return strategy_for("climb", STRATEGIES["climb"].prepare(
             {"deck": truth.deck.spec, "players": 2, "seed": seed, "top_k": 100,
