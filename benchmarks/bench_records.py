@@ -39,6 +39,15 @@ Families.  ``python benchmarks/bench_records.py families FILE [--run ID] [--top 
 a run's longest games and counts their families (games that share a trick-boundary state
 other than the end).
 
+Misses.  ``python benchmarks/bench_records.py misses DECK [--fraction 1e-2] [--seeds 1 4]``
+replays the chunks of ``search climb --deck DECK --deals B`` as typed (B = the fraction of
+the census) and lists each random deal that touched the longest game's family or its
+mirror: its length, its rank among its chunk's random deals and their families, whether the
+chunk extended it and whether the chunk found the longest game; first, from the census
+histogram, the touches a run expects, those by a deal among its chunk's ``extend`` longest
+(``extension_bound``), and the seeds of 8 expected to touch at all and through a deal that
+is extended.  ``--seeds`` with no seed prints that line only.
+
     python benchmarks/bench_records.py score --quick            # a smoke run (seconds)
     python benchmarks/bench_records.py score --out table.md      # the whole table (minutes)
 """
@@ -60,7 +69,10 @@ import numpy as np
 from beggar_search import driver
 from beggar_search.backward.closure import backward_closure
 from beggar_search.cards.deck import Deal, Deck
+from beggar_search.engine.batch import leaderboard, new_recorder
 from beggar_search.engine.game import trajectory
+from beggar_search.engine.merging import families as merge_families
+from beggar_search.engine.random import chunk_stream
 from beggar_search.engine.rules import R_CARDS
 from beggar_search.store import Store
 from beggar_search.strategies import STRATEGIES, ChunkJob, strategy_for
@@ -451,6 +463,102 @@ def family_count(args) -> None:
           " ".join(f"{k} {v}" for k, v in result.items()))
 
 
+@dataclass
+class ExtensionBound:
+    """Touches of the longest game's family expected in a run: all of them, those by a
+    deal among the ``extend`` longest of its chunk's random deals, and the chance of one
+    of those."""
+
+    touches: float
+    extendable: float
+    chance: float
+
+
+def extension_bound(histogram, member_lengths, census: int, budget: int, chunk: int,
+                    extend: int) -> ExtensionBound:
+    """How often a run of ``budget`` random deals in chunks of ``chunk`` meets the longest
+    game's family through a deal that its chunk extends: each member of length l drawn
+    (``budget / census`` of them on average) is among the chunk's ``extend`` longest when
+    fewer than ``extend`` of the chunk's other deals are longer (Poisson, from the census
+    histogram; deals, not families, ranked: a slight under-estimate)."""
+    cards = np.array([c for c, _ in histogram], dtype=np.int64)
+    counts = np.array([n for _, n in histogram], dtype=np.float64)
+    longer = {int(x): counts[cards > x].sum() / census for x in set(map(int, member_lengths))}
+    draw = budget / census
+    extendable = 0.0
+    for length in map(int, member_lengths):
+        mean = (chunk - 1) * longer[length]
+        term, below = np.exp(-mean), 0.0
+        for j in range(extend):
+            below += term
+            term *= mean / (j + 1)
+        extendable += draw * below
+    touches = draw * len(member_lengths)
+    return ExtensionBound(touches, extendable, 1.0 - np.exp(-extendable))
+
+
+def misses(args) -> None:
+    """The ``misses`` command: for each seed of ``search climb --deck D --deals B`` as typed
+    (the defaults' chunks), every random deal that touched the longest game's family (or
+    its mirror family): its chunk, length, rank among the chunk's random deals and among
+    their families, and whether the chunk extended it; and whether the run found the
+    longest game."""
+    path = truth_path(Deck.parse(args.deck).spec)
+    data = json.loads(path.read_text())
+    truth = Truth.of(data)
+    longest = [Deal.parse(d, truth.deck) for d, c in data["top"] if c == truth.longest]
+    touched_set = touching(longest, truth.deck)
+    split = truth.deck.split(2)
+    budget = max(1, round(args.fraction * truth.census))
+    members = np.frombuffer(b"".join(sorted(touched_set)), dtype=np.uint8).reshape(
+        -1, truth.deck.size)
+
+    def climber(seed: int):
+        return strategy_for("climb", STRATEGIES["climb"].prepare(
+            {"deck": truth.deck.spec, "players": 2, "seed": seed, "top_k": 100,
+             "max_tricks": None, "chunk_size": None, "hours": None, "deals": budget}))
+
+    strategy = climber(1)
+    lengths = np.sort(strategy.engine.play_sequences(members)[:, R_CARDS])[::-1]
+    bound = extension_bound(data["histogram"], lengths, truth.census, budget,
+                            strategy.chunk_size, strategy.extend)
+    print(f"{truth.deck.spec}: {len(members)} fair deals touch the longest game's "
+          f"family or its mirror; their games' lengths: max {lengths[0]}, median "
+          f"{int(np.median(lengths))}, min {lengths[-1]}; budget {budget:,}, chunk "
+          f"{strategy.chunk_size:,} random deals, extend {strategy.extend}; touches "
+          f"expected a run {bound.touches:.2f}, by a deal among its chunk's "
+          f"{strategy.extend} longest {bound.extendable:.2f}; seeds of {SEEDS} "
+          f"touching {SEEDS * truth.touch_bound(budget):.1f}, touching by a deal "
+          f"that is extended {SEEDS * bound.chance:.1f}")
+    for seed in args.seeds:
+        strategy = climber(seed)
+        found = False
+        for job in strategy.plan(set()):
+            recorder = strategy.engine.random_chunk(chunk_stream(seed, job.chunk), job.deals,
+                                                    new_recorder(job.deals, truth.deck.size))
+            _, rows, deals = leaderboard(recorder)
+            board = min(len(deals), strategy.board_size)
+            parents = {bytes(p) for p in strategy._parents(rows[:board], deals[:board])}
+            names = merge_families(deals, rows, split)
+            joined: dict = {}
+            for name in names:
+                joined.setdefault(min(name.family, name.mirror), len(joined))
+            cut = min((int(rows[i, R_CARDS]) for i in range(board)
+                       if bytes(deals[i]) in parents), default=0)
+            summary = strategy.run_chunk(job)
+            hit = bool((summary.top_rows[:, R_CARDS] >= truth.longest).any())
+            found |= hit
+            for i in range(len(deals)):
+                if bytes(deals[i]) in touched_set:
+                    family_rank = joined[min(names[i].family, names[i].mirror)] + 1
+                    print(f"seed {seed} chunk {job.chunk}: touched by a deal of "
+                          f"{int(rows[i, R_CARDS])} cards, rank {i + 1} of {len(deals):,} "
+                          f"in its chunk, family rank {family_rank} (extended: "
+                          f"{bytes(deals[i]) in parents}; the shortest parent "
+                          f"{cut} cards); the chunk found the longest: {hit}")
+        print(f"seed {seed}: found the longest: {found}")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -480,6 +588,11 @@ def main(argv=None) -> None:
     fam.add_argument("--top", type=int, default=100)
     fam.add_argument("--json", action="store_true")
     fam.set_defaults(handler=family_count)
+    miss = commands.add_parser("misses", help="the defaults' touches of the longest family")
+    miss.add_argument("deck")
+    miss.add_argument("--fraction", type=float, default=1e-2)
+    miss.add_argument("--seeds", type=int, nargs="*", default=list(range(1, SEEDS + 1)))
+    miss.set_defaults(handler=misses)
     args = parser.parse_args(argv)
     args.handler(args)
 

@@ -69,3 +69,28 @@ def test_the_touch_bound_counts_the_longest_game_s_family_and_its_mirror():
         hands = Deal.from_sequence(list(sequence), 2, truth.deck).hands
         assert any((tuple(map(tuple, h)), lead) in trunk for h, lead in trajectory(hands))
     assert truth.touch_bound(0) == 0 and 0 < truth.touch_bound(10**5) < truth.touch_bound(10**6)
+
+
+def test_the_extension_bound_counts_only_touches_by_one_of_a_chunk_s_longest():
+    # 10,000 deals: 9,000 of 10 cards, 990 of 50, 10 of 100; members of 100 and 10 cards
+    histogram = [[10, 9_000], [50, 990], [100, 10]]
+    bound = bench.extension_bound(histogram, [100, 10], 10_000, 1_000, 1_000, 8)
+    assert bound.touches == pytest.approx(0.2)  # 2 members, a tenth of the deals drawn
+    # nothing is longer than the 100-card member: always extended; the 10-card one has
+    # ~100 longer deals in its chunk: never among the 8 longest
+    assert bound.extendable == pytest.approx(0.1, rel=1e-6)
+    assert bound.chance == pytest.approx(1 - 2.718281828459045 ** -0.1)
+    wider = bench.extension_bound(histogram, [100, 10], 10_000, 1_000, 1_000, 200)
+    assert wider.extendable == pytest.approx(0.2, rel=1e-3)  # 200 parents reach it too
+
+
+def test_misses_reports_the_family_s_touching_deals_and_both_bounds(capsys):
+    spec = bench.QUICK_DECKS[0]
+    truth = bench.Truth.of(json.loads(bench.truth_path(spec).read_text()))
+    bench.main(["misses", spec, "--seeds"])
+    line = capsys.readouterr().out
+    assert f"{truth.touching} fair deals touch" in line
+    touch = float(line.split("seeds of 8 touching ")[1].split(",")[0])
+    extended = float(line.split("touching by a deal that is extended ")[1])
+    assert touch == pytest.approx(8 * truth.touch_bound(round(1e-2 * truth.census)), abs=0.05)
+    assert 0 < extended < touch  # only some touches are by a deal its chunk extends
