@@ -174,3 +174,16 @@ def test_a_census_and_reach_find_every_loop_of_the_game(third_game, tmp_path):
         assert text in found.fair_deals
         reached.update(found.fair_deals)
     assert reached == set(loops)  # the in-trees' fair deals are the census's loops
+
+
+def test_the_report_replays_it_with_its_letters_and_words(third_game):
+    from beggar_search.report import replay
+
+    params = {"game": "short-aces", "deck": SMALL, "players": 2, "max_tricks": None}
+    trace = replay.game_trace(params, "-J--Q/A-KJ-")
+    records, result = third_game.trace(ShortAceDeal.parse("-J--Q/A-KJ-", third_game.deck(SMALL)))
+    assert trace["deal"] == "-J--Q/K-KJ-" and trace["result"]["outcome"] == result.outcome
+    assert [t["cards"] for t in trace["tricks"]] == [
+        "".join(third_game.letters[card] for _, card in r.laid) for r in records]
+    assert "--game short-aces" in trace["command"]
+    assert replay.cycle_states(params, "-J--Q/A-KJ-")  # the loop's states, in its letters
