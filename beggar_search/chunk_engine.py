@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import games
 from .cards.deck import Deck
-from .cards.params import BMN, ERS, deck_of, game_of
-from .cards.slaps import SlapRules
-from .engine import bitboard, ers
+from .engine import bitboard
 from .engine.batch import Recorder
 from .engine.kernels import (
     ENUMERATE,
@@ -34,36 +33,40 @@ class Engine:
     """Plays a run's chunks, each with the fastest kernel that applies."""
 
     def __init__(self, deck: Deck, players: int, max_tricks: int = 0,
-                 random: Kernel | None = None, slaps: SlapRules | None = None,
+                 random: Kernel | None = None, game: games.Game = games.BMN,
                  device: str = gpu.CPU):
-        """``slaps``: Egyptian ratscrew's slap rules (``deck`` then a ranked deck); None
-        for Beggar-my-neighbour.  ``device``: ``gpu`` plays random and enumerated deals on
-        the GPU engine (two players of Beggar-my-neighbour; the same results)."""
+        """``game``: the ``games.Game`` whose deals these are (``deck`` is of its deck
+        class), whose kernels play them with its ``kernel_args``.  ``device``: ``gpu``
+        plays random and enumerated deals on the GPU engine (two players of a game it
+        plays, Beggar-my-neighbour; the same results)."""
         self.deck = deck
         self.players = players
         self.max_tricks = int(max_tricks or 0)
         self.split = np.array(deck.split(players), dtype=np.int64)
-        self.game = BMN if slaps is None else ERS
-        self.game_args = () if slaps is None else (ers.slaps_of(slaps, players),)
+        self.game = game.kernel
+        self.game_args = game.kernel_args(players)
         self.random = random or choose(deck, players, RANDOM, self.game)
         if not self.random.serves(RANDOM, deck, players, self.game):
             raise ValueError(f"engine {self.random.name} cannot play deck {deck.spec} "
                              f"between {players} players")
         self.device = device
-        if device != gpu.CPU and (self.game != BMN or players != 2
+        self.fast_long = FAST2.serves(RANDOM, deck, players, self.game)  # warm_long
+        if device != gpu.CPU and (not game.gpu or players != 2
                                   or self.random.name not in GPU_DRAWS):
-            raise ValueError(f"device {device} cannot play {self.game} deals of engine "
+            raise ValueError(f"device {device} cannot play {game.name} deals of engine "
                              f"{self.random.name} between {players} players")
 
     @classmethod
-    def for_run(cls, params: dict) -> Engine:
-        """The engine that plays a run's chunks, from its stored ``params`` (a run stored
-        with ``device: gpu`` resumed where no GPU is usable: a ``UserError``)."""
-        slaps = SlapRules.from_params(params) if game_of(params) == ERS else None
+    def for_run(cls, params: dict, game: games.Game | None = None) -> Engine:
+        """The engine that plays a run's chunks, from its stored ``params`` and its ``game``
+        (by default ``games.of(params)``; a run stored with ``device: gpu`` resumed where no
+        GPU is usable: a ``UserError``)."""
+        game = game or games.of(params)
+        deck = game.deck(params["deck"])
         device = params.get("device") or gpu.CPU
-        gpu.check_device(device, int(params["players"]), slaps is not None)
-        return cls(deck_of(params), int(params["players"]),
-                   int(params.get("max_tricks") or 0), random_kernel(params), slaps, device)
+        gpu.check_device(device, int(params["players"]), not game.gpu)
+        return cls(deck, int(params["players"]), int(params.get("max_tricks") or 0),
+                   random_kernel(params, deck, game.kernel), game, device)
 
     def random_chunk(self, stream: np.ndarray, n_deals: int, recorder: Recorder) -> Recorder:
         """``n_deals`` random deals drawn from ``stream`` by the run's random kernel."""
@@ -87,7 +90,7 @@ class Engine:
     def warm_long(self) -> None:
         """Compile the fast kernels' replay of a long game by the general engine, which a
         search compiles only when it meets one (``beggar-search compile`` does it ahead)."""
-        if self.game == BMN and FAST2.fits(self.deck, self.players):
+        if self.fast_long:
             bitboard.warm_long(self.deck.sorted_cards(), self.split, self.max_tricks)
 
     def play_sequences(self, sequences: np.ndarray) -> np.ndarray:

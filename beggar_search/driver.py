@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from tqdm import tqdm
 
 from . import __version__
-from .cards.params import game_of, slap_fields
 from .errors import PoolLost, UserError
 from .pools.local import InlinePool, LocalPool
 from .pools.processes import STOP_SIGNALS
@@ -471,8 +470,7 @@ def summarise(store: Store, run_id: int) -> dict:
         "seconds": round(elapsed, 3),
         "deals_per_second": round(run.deals / elapsed, 1) if elapsed > 0 else None,
         "version": run.version,
-        "game": game_of(run.params),
-        **slap_fields(run.params),
+        **run.game.fields(),  # game, and its rules (ratscrew's slaps)
         **strategy_class(run.strategy).summary_figures(store, run_id),  # a factory's family
     }
 

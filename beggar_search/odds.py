@@ -247,14 +247,14 @@ def sample_of(store, runs) -> Sample:
     """The uniform random sample of ``runs`` (one deck, players and game) of ``store``:
     a random search's games, a climber's random deals; ``OddsError`` for a run whose games
     are no uniform sample, or runs of different decks."""
-    from .cards.params import game_of
+    from .games import of as game_in
     from .strategies.units import strategy_class
 
     histogram: dict[int, int] = {}
     games, seconds, elapsed, kinds = 0, 0.0, 0.0, set()
     for run in runs:
         strategy = strategy_class(run.strategy)
-        kinds.add((run.params["deck"], run.players, game_of(run.params)))
+        kinds.add((run.params["deck"], run.players, game_in(run.params).name))
         if strategy.sample == "all":
             pairs, run_games = store.histogram(run.id), run.deals
         elif strategy.sample == "random":
@@ -289,9 +289,9 @@ def _planned_random_deals(store, run, strategy) -> int:
 
 def best_known(run) -> int | None:
     """The longest known game of ``run``'s deck, where one is known (``BEST_KNOWN``)."""
-    from .cards.params import game_of
+    from . import games
 
-    if game_of(run.params) != "bmn" or run.players != 2:
+    if games.of(run.params) is not games.BMN or run.players != 2:  # BEST_KNOWN's game
         return None
     return BEST_KNOWN.get(run.deck.spec)
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import games
 from .cards.deck import Deal, Deck
-from .cards.params import describe, game_of, slap_fields
 from .engine.game import as_deal, trace
 from .outfile import atomic_output
 from .store import Store
@@ -58,7 +58,8 @@ def _auto_bin_width(span: int, bins: int = 150) -> int:
 def game_fields(params: dict) -> dict:
     """What a figure says of a run's game: ``game``, its slap fields and ``game_label``
     (the game in words, in the figure's title)."""
-    return {"game": game_of(params), **slap_fields(params), "game_label": describe(params)}
+    game = games.of(params)
+    return {**game.fields(), "game_label": game.describe()}
 
 
 def lengths_pair(store: Store, run_id: int | None, versus_id: int) -> tuple[dict, dict]:

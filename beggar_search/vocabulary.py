@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 
+from .games import DEFAULT as DEFAULT_GAME
 from .strategies.units import unit_of
 
 # rates and durations: the precision every --json rounds them to
@@ -138,7 +139,7 @@ def timing_record(timing: dict) -> dict:
 def bench_record(data: dict) -> dict:
     """``bench --json``: every timing rounded as a summary's, ratios to 3 decimals, and the
     game named (``bmn`` or ``ers``) first."""
-    out = {"game": data.get("game", "bmn")}
+    out = {"game": data.get("game", DEFAULT_GAME)}
     for key, value in data.items():
         if isinstance(value, dict):
             out[key] = timing_record(value)

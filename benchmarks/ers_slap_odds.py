@@ -24,6 +24,7 @@ from beggar_search.cards.slaps import SlapRules
 from beggar_search.chunk_engine import Engine
 from beggar_search.engine import batch
 from beggar_search.engine.random import chunk_stream
+from beggar_search.games.ers import Ratscrew
 
 CHUNK = 1 << 16
 
@@ -31,7 +32,7 @@ CHUNK = 1 << 16
 def sweep(policy: str, rules: str, deals: int, seed: int, max_tricks: int = 0) -> dict:
     """Random 2-player standard deals under one policy: counts, wins, the length histogram."""
     slaps = SlapRules.parse(rules, policy, True, 2, seed)
-    engine = Engine(STANDARD_RANKED, 2, max_tricks, slaps=slaps)
+    engine = Engine(STANDARD_RANKED, 2, max_tricks, game=Ratscrew(slaps, 2))
     recorder = batch.new_recorder(0, STANDARD_RANKED.size)
     started = time.perf_counter()
     for chunk in range(-(-deals // CHUNK)):

@@ -8,25 +8,21 @@ included.  The fair deals in that set are the deals whose game loops on it.
 The search itself (packed states, the hash table, the kernel slices) is
 ``backward.closure``; this module finds the cycle and reads the fair deals off.
 
-``reach`` is the call for people and the command line; a hunter that holds a
-cycle state calls ``reach_state``.  Egyptian ratscrew (under a deterministic slap
-policy) goes through the same search with its own backward step: ``reach_state``
-with ``slap_rules``, or ``reach_ers`` from a ranked deal.
+``reach_state`` searches from a state of any game, given as its ``games.Game`` value
+(``game``: its deck class, play, cycle, backward step and notation); Egyptian ratscrew
+(under a deterministic slap policy) goes through the same search with its own backward
+step.  ``reach`` is the call for people: a deal of the game (Beggar-my-neighbour's by
+default, ``games.BMN``).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
-from ..cards.deck import Deal, Deck, DeckError, format_hands
-from ..cards.params import BMN, ERS
-from ..cards.ranked import RankedDeal, RankedDeck, format_ranked_hands
-from ..cards.slaps import SlapRules
-from ..engine import ers_game
-from ..engine.game import as_deal, play_state, state_cycle
-from .closure import BMN_STEP, Step, backward_closure, ers_step
+from ..cards.deck import DeckError
+from .closure import backward_closure
 
 DEFAULT_MAX_STATES = 20_000_000
 
@@ -47,7 +43,7 @@ class ReachResult:
     players: int
     fair_deals: list[str] = field(default_factory=list)  # even split, player 1 leads
     fair_deals_swapped: list[str] = field(default_factory=list)  # even split, player 2 leads
-    game: str = BMN  # bmn, or ers: fair deals in ranked notation
+    game: str = "bmn"  # the game's name (``games.Game.name``): the notation of the deals
 
     def to_dict(self) -> dict:
         """The result as a plain dict (for ``--json``)."""
@@ -73,37 +69,10 @@ def _deck_of(hands, deck, kind):
     return deck
 
 
-@dataclass(frozen=True)
-class _Game:
-    """What the in-tree search needs of a game: play, the cycle, the backward step, notation."""
-
-    deck_kind: type
-    play_state: Callable
-    state_cycle: Callable
-    step: Step
-    notation: Callable
-    name: str
-
-
-def _game(slap_rules: SlapRules | None, players: int) -> _Game:
-    if slap_rules is None:
-        return _Game(Deck, play_state, state_cycle, BMN_STEP, format_hands, BMN)
-    step = ers_step(slap_rules, players)  # ValueError under odds
-
-    def play(hands, leader):
-        return ers_game.play_state(hands, leader, slap_rules)
-
-    def cycle(hands, leader):
-        return ers_game.state_cycle(hands, leader, slap_rules)
-
-    return _Game(RankedDeck, play, cycle, step, format_ranked_hands, ERS)
-
-
 def reach_state(hands: Sequence[Sequence[int]], leader: int = 0,
-                deck: Deck | RankedDeck | str | None = None,
+                deck=None,
                 max_states: int | None = DEFAULT_MAX_STATES,
-                seconds: float | None = None,
-                slap_rules: SlapRules | None = None) -> ReachResult:
+                seconds: float | None = None, *, game) -> ReachResult:
     """Every state whose play enters the cycle that ``(hands, leader)`` plays into.
 
     ``hands`` top card first, ``leader`` from 0; any split.  ``deck`` (by default
@@ -111,14 +80,14 @@ def reach_state(hands: Sequence[Sequence[int]], leader: int = 0,
     stops when it has ``max_states`` states or has run ``seconds``; the result
     then has ``complete`` False.  Raises ``NoLoop`` when the game ends.
 
-    The game is Beggar-my-neighbour (card values 0-4) without ``slap_rules``, Egyptian
-    ratscrew (rank codes 0-12, a ``RankedDeck``, fair deals in ranked notation) under
-    ``slap_rules`` (a deterministic policy: ``ValueError`` under odds).
+    ``game``: the ``games.Game`` whose state it is (its cards, its deck class, its backward
+    step, the notation of the fair deals): Beggar-my-neighbour (card values 0-4), Egyptian
+    ratscrew under its slap rules (rank codes 0-12; a ``ValueError`` under odds).
     """
     started = time.perf_counter()
     players = len(hands)
-    game = _game(slap_rules, players)
-    deck = _deck_of(hands, deck, game.deck_kind)
+    step = game.backward_step(players)  # ValueError where a deal does not fix the game
+    deck = _deck_of(hands, deck, game.deck_class)
     split = deck.split(players)
     if not 0 <= leader < players or not hands[leader]:
         raise ValueError(f"leader {leader} does not hold cards in a game of {players} players")
@@ -128,7 +97,7 @@ def reach_state(hands: Sequence[Sequence[int]], leader: int = 0,
         raise NoLoop(f"the game ends ({result.outcome}) after {result.cards} cards and "
                      f"{result.tricks} tricks: it does not loop")
     store, complete, stopped_by = backward_closure(cycle, deck.size, max_states, seconds,
-                                                   started, game.step)
+                                                   started, step)
     fair = sorted(game.notation(h) for h in store.with_header(split, 0))
     swapped = []
     if players == 2:
@@ -150,18 +119,12 @@ def reach_state(hands: Sequence[Sequence[int]], leader: int = 0,
     )
 
 
-def reach_ers(deal: RankedDeal | str | Sequence, slap_rules: SlapRules,
-              deck: RankedDeck | str | None = None,
-              max_states: int | None = DEFAULT_MAX_STATES,
-              seconds: float | None = None) -> ReachResult:
-    """``reach_state`` of Egyptian ratscrew from a ranked deal (player 1 to lead)."""
-    deal = ers_game.as_ranked_deal(deal, deck)
-    return reach_state(deal.hands, 0, deal.deck, max_states, seconds, slap_rules)
-
-
-def reach(deal: Deal | str | Sequence, deck: Deck | str | None = None,
-          max_states: int | None = DEFAULT_MAX_STATES,
-          seconds: float | None = None) -> ReachResult:
-    """``reach_state`` from a deal (notation or hands, player 1 to lead)."""
-    deal = as_deal(deal, deck)
-    return reach_state(deal.hands, 0, deal.deck, max_states=max_states, seconds=seconds)
+def reach(deal, deck=None, max_states: int | None = DEFAULT_MAX_STATES,
+          seconds: float | None = None, *, game) -> ReachResult:
+    """``reach_state`` from a deal of ``game`` (notation, hands or its ``deal_class``; player
+    1 to lead)."""
+    if isinstance(deal, str):
+        deal = game.deal_class.parse(deal, deck)
+    elif not isinstance(deal, game.deal_class):
+        deal = game.deal_class.from_hands(deal, deck)
+    return reach_state(deal.hands, 0, deal.deck, max_states, seconds, game=game)

@@ -189,23 +189,24 @@ def time_parallel(workload: Workload, engine: str, n_deals: int, workers: int,
                   span)
 
 
-def play_ers(deck, players: int, slap_rules, chunk: int, n_deals: int, seed: int = SEED) -> int:
-    """Play ``n_deals`` random Egyptian ratscrew deals of ranked ``deck`` under ``slap_rules``
-    (``slaps.SlapRules``); returns the cards laid."""
+def play_game(deck, players: int, game, chunk: int, n_deals: int, seed: int = SEED) -> int:
+    """Play ``n_deals`` random deals of ``deck`` in ``game`` (a ``games.Game``: Egyptian
+    ratscrew under its slap rules, on its own kernel); returns the cards laid."""
     from ..chunk_engine import Engine
     from ..engine import batch
     from ..engine.random import chunk_stream
 
-    engine = Engine(deck, players, 0, slaps=slap_rules)
+    engine = Engine(deck, players, 0, game=game)
     recorder = engine.random_chunk(chunk_stream(seed, chunk), n_deals,
                                    batch.new_recorder(10, deck.size))
     return int(recorder[0][batch.C_CARDS])
 
 
-def time_ers(deck, players: int, slap_rules, n_deals: int, seed: int = SEED) -> Timing:
-    """``n_deals`` Egyptian ratscrew deals in this process (warm-up untimed, as ``time_one``)."""
-    compiling.warm(play_ers, deck, players, slap_rules, 1 << 30, WARM_DEALS, seed)
+def time_game(deck, players: int, game, n_deals: int, seed: int = SEED) -> Timing:
+    """``n_deals`` random deals of ``game`` in this process (warm-up untimed, as
+    ``time_one``)."""
+    compiling.warm(play_game, deck, players, game, 1 << 30, WARM_DEALS, seed)
     wall, cpu = time.perf_counter(), time.process_time()
-    cards = play_ers(deck, players, slap_rules, 0, n_deals, seed)
+    cards = play_game(deck, players, game, 0, n_deals, seed)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     return Timing(n_deals, cards, cpu, wall)

@@ -25,7 +25,7 @@ from .common import (
     say,
 )
 from .device import device_option, device_params
-from .game import GameChoice, game_options
+from .game import game_options
 
 
 def median_round(timings: list):
@@ -121,38 +121,34 @@ def describe(data: dict) -> str:
     return "\n".join(lines)
 
 
-def measure_ers(deck_spec: str, players: int, n_deals: int, general_deals: int,
-                game: GameChoice) -> dict:
-    """``bench --game ers``: the ratscrew kernel and the general engine, in one run."""
-    from ..bench.speed import Workload, time_ers, time_one
+def measure_game(deck, players: int, n_deals: int, general_deals: int, played,
+                 against: str) -> dict:
+    """``bench --game NAME`` for a game with its own kernel (``played``: its ``games.Game``):
+    that kernel and the general engine on the Beggar-my-neighbour deck ``against``, in one
+    run; the kernel's timing under the game's name."""
+    from ..bench.speed import Workload, time_game, time_one
 
-    deck = game.deck(deck_spec)
-    try:
-        deck.split(players)
-    except DeckError as error:
-        raise UserError(str(error)) from None
-    slaps = game.slaps(players)
-    ers = time_ers(deck, players, slaps, n_deals)
-    general = time_one(Workload(deck.bmn_deck.spec, players, "random"), "general",
-                       general_deals)
-    return {"game": "ers", "deck": deck.spec, "players": players, "source": "random",
-            **slaps.to_params(), "ers": ers.as_dict(), "general": general.as_dict(),
-            "deals_ratio": ers.deals_per_second / general.deals_per_second,
-            "cards_ratio": ers.cards_per_second / general.cards_per_second,
+    own = time_game(deck, players, played, n_deals)
+    general = time_one(Workload(against, players, "random"), "general", general_deals)
+    return {**played.fields(), "deck": deck.spec, "players": players, "source": "random",
+            played.name: own.as_dict(), "general": general.as_dict(),
+            "deals_ratio": own.deals_per_second / general.deals_per_second,
+            "cards_ratio": own.cards_per_second / general.cards_per_second,
             **load_and_cores()}
 
 
-def describe_ers(data: dict) -> str:
-    """The Egyptian ratscrew benchmark ``data`` as lines for people: deals and cards per second of
-    the ERS kernel and of the general engine, and their ratio."""
-    lines = [f"Egyptian ratscrew, deck {data['deck']}, {data['players']} players, slaps "
-             f"{data['slap_rules']} by {data['slap_policy']}, random deals, 1 worker (rates"
-             " per second of its CPU time)"]
-    for name, row in ((f"ers kernel ({data['slap_policy']})", data["ers"]),
+def describe_game(data: dict, played) -> str:
+    """The benchmark ``data`` of a game with its own kernel (``played``, e.g. Egyptian
+    ratscrew) as lines for people: deals and cards per second of its kernel and of the
+    general engine, and their ratio."""
+    rules = f" ({data['slap_policy']})" if "slap_policy" in data else ""
+    lines = [f"{played.describe()}; deck {data['deck']}, {data['players']} players, random"
+             " deals, 1 worker (rates per second of its CPU time)"]
+    for name, row in ((f"{played.name} kernel{rules}", data[played.name]),
                       ("bmn general engine", data["general"])):
         lines.append(f"{name:<28}{row['deals_per_second']:>14,.0f} deals/s"
                      f"{row['cards_per_second']:>17,.0f} cards/s")
-    lines.append(f"{'ers / general':<28}{data['deals_ratio']:>13.2f}x deals/s"
+    lines.append(f"{played.name + ' / general':<28}{data['deals_ratio']:>13.2f}x deals/s"
                  f"{data['cards_ratio']:>16.2f}x cards/s")
     return "\n".join(lines)
 
@@ -184,16 +180,23 @@ def bench(deck_spec, players, source, deals, general_deals, workers, rounds, gam
     --device gpu: the GPU engine too, on the fast path's deals.  Against the reference C
     engine, in the same run: benchmarks/bench_yardstick.py (docs/bench.md).
     """
-    device_params(device, players, game.ers)
-    if game.ers:
+    device_params(device, players, not game.kind.gpu)
+    deck = game.deck(deck_spec)
+    played = game.value(players)
+    against = played.bench_against(deck)
+    if against is not None:  # the game's own kernel against the general engine
         if source != "random" or workers != 1:
-            raise UserError("bench --game ers times random deals on one worker: drop --source"
-                            " and --workers")
-        data = measure_ers(deck_spec, players, deals, general_deals or max(deals // 10, 1), game)
+            raise UserError(f"bench --game {played.name} times random deals on one worker:"
+                            " drop --source and --workers")
+        try:
+            deck.split(players)
+        except DeckError as error:
+            raise UserError(str(error)) from None
+        data = measure_game(deck, players, deals, general_deals or max(deals // 10, 1), played,
+                            against)
         warn_if_loaded(data)
-        emit(bench_record(data), as_json, describe_ers(data))
+        emit(bench_record(data), as_json, describe_game(data, played))
         return
-    deck = parse_deck(deck_spec)
     try:
         deck.split(players)
     except DeckError as error:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from ..cards.deck import Deal, DeckError
-from ..cards.ranked import RankedDeal
+from ..cards.deck import DeckError
 from ..strategies.climb import DEFAULT_CLOSURE_STATES, DEFAULT_DEEPEST, DEFAULT_EXTEND
 from .common import COUNT, STATES, TOP, UserError, deck_option
 from .game import game_options
@@ -48,7 +47,7 @@ def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, de
     deck = game.deck(deck_spec)
     if start_deal is not None:
         try:
-            deal = (RankedDeal if game.ers else Deal).parse(start_deal, deck)
+            deal = game.kind.deal_class.parse(start_deal, deck)
         except DeckError as error:
             raise UserError(f"--start: {error}") from None
         if deal.players != players:
@@ -56,7 +55,7 @@ def climb(ctx, deals, start_deal, deck_spec, players, extend, closure_states, de
                 raise UserError(f"--start has {deal.players} hands but --players is {players}")
             players = deal.players
         start_deal = str(deal)
-    if game.ers and not game.slaps(players).deterministic:
+    if not game.value(players).deterministic:
         raise UserError(f"search climb: slap policy {game.slap_policy}: a game is not a "
                         "function of the deal, so it cannot be extended backwards (use none, "
                         "first:P or turn)")

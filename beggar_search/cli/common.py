@@ -8,9 +8,8 @@ import re
 
 import click
 
-from .. import compiling
+from .. import compiling, games
 from ..cards.deck import Deck, DeckError
-from ..cards.params import BMN, describe, game_of
 from ..errors import UserError
 from ..strategies.units import strategy_class
 from ..text import plural
@@ -202,7 +201,8 @@ def open_store(path, create: bool = True, writing: bool | None = None):
 def summary_text(summary: dict) -> str:
     """A run's ``summary`` as lines for people: its parameters, status, deals, wins, loops and
     caps (the wins and caps of a search of cycles, which plays no whole games, left out)."""
-    game = "" if game_of(summary) == BMN else describe(summary) + ", "
+    played = games.of(summary)
+    game = f"{played.describe()}, " if played.tag else ""  # the default game goes unnamed
     seed = "" if summary["seed"] is None else f", seed {summary['seed']}"
     kind = strategy_class(summary["strategy"])
     unit = kind.unit

@@ -2,10 +2,7 @@
 
 import click
 
-from .. import compiling
-from ..cards.deck import Deal
-from ..cards.params import BMN, GAMES
-from ..cards.ranked import RankedDeal
+from .. import compiling, games
 from .common import UserError, deck_option, emit, json_option
 from .game import GameChoice
 
@@ -17,7 +14,8 @@ from .game import GameChoice
               help="Players (with --index).")
 @click.option("--count", "show_count", is_flag=True, help="Print how many deals the deck has.")
 @deck_option
-@click.option("--game", type=click.Choice(GAMES), default=BMN, show_default=True,
+@click.option("--game", type=click.Choice(tuple(games.KINDS)), default=games.DEFAULT,
+              show_default=True,
               help="ers: ranked deals (23456789TJQKA), over a ranked --deck.")
 @json_option
 def deal(index, rank_text, players, show_count, deck_spec, game, as_json):
@@ -29,7 +27,7 @@ def deal(index, rank_text, players, show_count, deck_spec, game, as_json):
     """
     choice = GameChoice(game)
     deck = choice.deck(deck_spec)
-    kind = RankedDeal if choice.ers else Deal
+    kind = choice.kind.deal_class
     if sum(x is not None and x is not False for x in (index, rank_text, show_count or None)) != 1:
         raise UserError("give exactly one of --index I, --rank DEAL or --count")
     if show_count:

@@ -12,8 +12,9 @@ device_option = click.option(
          " needs the [gpu] extra; the same results).")
 
 
-def device_params(device: str, players: int, ers: bool) -> dict:
+def device_params(device: str, players: int, not_on_gpu: bool) -> dict:
     """The run parameters ``--device`` adds (none for the CPU), once the device is known to
-    play this workload here (else a ``UserError``: one line, exit 2)."""
-    check_device(device, players, ers)
+    play this workload here (else a ``UserError``: one line, exit 2); ``not_on_gpu``: the
+    game is one the GPU engine does not play (``games.Game.gpu``)."""
+    check_device(device, players, not_on_gpu)
     return {"device": GPU} if device == GPU else {}

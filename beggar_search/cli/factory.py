@@ -9,7 +9,6 @@ import click
 from ..cards.deck import MAX_CARDS, STANDARD
 from ..cycles.moves import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, MOVE_NAMES
 from ..cycles.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES
-from ..games.bmn import cycle_game
 from ..games.loops import CASELLA
 from ..strategies.factory import (
     KICK_CHUNK_TRIES,
@@ -94,10 +93,12 @@ seed_options = gathered(SeedOptions, "seeding")
 
 def _cycle_game(game: GameChoice, players: int):
     """The factory's ``CycleGame`` for the game chosen; ratscrew under odds is one line."""
-    if game.ers and not game.slaps(players).deterministic:
-        raise UserError("search factory --game ers needs a deterministic slap policy (none,"
-                        f" first:P or turn): under {game.slap_policy} a game has no cycles")
-    return cycle_game({"players": players, **game.run_params(players, None, None)})
+    played = game.value(players)
+    if not played.deterministic:
+        raise UserError(f"search factory --game {game.game} needs a deterministic slap policy"
+                        f" (none, first:P or turn): under {game.slap_policy} a game has no"
+                        " cycles")
+    return played.cycle_game()
 
 
 # the kick options, passed to the command as one ``KickOptions``, ``kick``
@@ -195,7 +196,7 @@ def factory(starts, ignore_known, move_names, blocks, kick, seeding, deck_spec, 
             start_node(text, deck, players, states)
         except StartError as error:
             raise UserError(f"--from {error}") from None
-    if seeding.seeding == "grow" and (players != 2 or game.ers):
+    if seeding.seeding == "grow" and (players != 2 or not states.masks):
         raise UserError("--seeding grow works for two players of Beggar-my-neighbour only")
     entries = []
     if not ignore_known:
@@ -209,7 +210,7 @@ def factory(starts, ignore_known, move_names, blocks, kick, seeding, deck_spec, 
     seed_tries = seeding.seed_tries
     if seed_tries is None:
         seed_tries = 0 if entries else 16 * SEED_CHUNK_TRIES
-    how = seeding.seeding or ("random" if deck.size <= 24 or players != 2 or game.ers
+    how = seeding.seeding or ("random" if deck.size <= 24 or players != 2 or not states.masks
                               else "grow")
     params = run_params(deck_spec, players, options, game, starts=entries, moves=move_names,
                         blocks=blocks, seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES),

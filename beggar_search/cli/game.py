@@ -2,8 +2,8 @@
 
 ``game_options`` adds ``--game``, ``--slap-rules``, ``--slap-policy`` and
 ``--slap-in/--no-slap-in`` and hands the command one ``GameChoice`` as ``game``;
-``bmn_only(command)`` adds a ``--game`` that refuses ``ers`` with one line, for the
-searches that play Beggar-my-neighbour only.
+``bmn_only(command)`` adds a ``--game`` that refuses any game but the default
+(Beggar-my-neighbour) with one line, for the searches that play it only.
 """
 
 from __future__ import annotations
@@ -12,56 +12,59 @@ from dataclasses import dataclass
 
 import click
 
-from ..cards.deck import Deck, DeckError
-from ..cards.params import BMN, ERS, GAMES
-from ..cards.ranked import RankedDeck
-from ..cards.slaps import SlapRules
-from ..engine.ers import ODDS_CAP
+from .. import games
+from ..cards.deck import DeckError
 from .common import UserError
 from .gathered import gathered
+
+SLAP_DEFAULTS = {"slap_rules": "pair", "slap_policy": "none", "slap_in": True}
 
 
 @dataclass(frozen=True)
 class GameChoice:
-    """The game a command plays, with Egyptian ratscrew's slap options."""
+    """The game a command plays (``--game``), with the options of its rules (Egyptian
+    ratscrew's slaps); ``value`` resolves it to the one ``games.Game`` the command asks."""
 
-    game: str = BMN
+    game: str = games.DEFAULT
     slap_rules: str = "pair"
     slap_policy: str = "none"
     slap_in: bool = True
 
     @property
-    def ers(self) -> bool:
-        """Whether the game is Egyptian ratscrew."""
-        return self.game == ERS
+    def kind(self) -> type:
+        """The game's class: what needs no players (``deck_class``, ``deal_class``)."""
+        return games.kind(self.game)
 
-    def deck(self, spec: str) -> Deck | RankedDeck:
+    def deck(self, spec: str):
         """The deck ``--deck`` names for this game (ranked for ratscrew); one line if bad."""
         try:
-            return RankedDeck.parse(spec) if self.ers else Deck.parse(spec)
+            return self.kind.deck_class.parse(spec)
         except DeckError as error:
             raise UserError(str(error)) from None
 
-    def slaps(self, players: int, seed: int | None = None) -> SlapRules:
-        """The slap rules for ``players`` (a policy for a player who does not exist, or odds
-        that do not sum to 1, are one line)."""
+    def value(self, players: int, seed: int | None = None) -> games.Game:
+        """The game between ``players`` (``seed``: what its rules draw from, ratscrew's odds),
+        its rules checked: a policy for a player who does not exist, or odds that do not sum
+        to 1, are one line."""
         try:
-            return SlapRules.parse(self.slap_rules, self.slap_policy, self.slap_in, players, seed)
+            return self.kind.from_params({"game": self.game, "players": players, "seed": seed,
+                                          "slap_rules": self.slap_rules,
+                                          "slap_policy": self.slap_policy,
+                                          "slap_in": self.slap_in})
         except DeckError as error:
             raise UserError(str(error)) from None
 
     def run_params(self, players: int, seed: int | None, max_tricks: int | None) -> dict:
         """What a run stores about its game (nothing for Beggar-my-neighbour, as before);
-        under odds a run without a cap gets ``ODDS_CAP``, stored."""
-        if not self.ers:
-            return {}
-        slaps = self.slaps(players, seed)
-        cap = max_tricks if max_tricks or slaps.deterministic else ODDS_CAP
-        return {"game": ERS, **slaps.to_params(), "max_tricks": cap}
+        a game whose rules draw (ratscrew under odds) without a cap gets its cap, stored."""
+        value = self.value(players, seed)
+        stored = value.run_params()
+        return {**stored, "max_tricks": value.cap(max_tricks)} if stored else {}
 
 
 GAME_OPTIONS = [
-    ("game", click.option("--game", type=click.Choice(GAMES), default=BMN, show_default=True,
+    ("game", click.option("--game", type=click.Choice(tuple(games.KINDS)), default=games.DEFAULT,
+                          show_default=True,
                           help="bmn: Beggar-my-neighbour; ers: Egyptian ratscrew (ranked cards,"
                                " slaps).")),
     ("slap_rules", click.option("--slap-rules", default="pair", show_default=True,
@@ -78,9 +81,10 @@ def _game_choice(values: dict) -> GameChoice:
     """The ``GameChoice`` of the game options; slap options without ``--game ers`` are one
     line."""
     choice = GameChoice(**values)
-    if not choice.ers and (choice.slap_rules, choice.slap_policy, choice.slap_in) != (
-            "pair", "none", True):
-        raise UserError("the slap options are for --game ers")
+    slaps = {key: values[key] for key in SLAP_DEFAULTS}
+    if slaps != SLAP_DEFAULTS and not choice.kind.takes_slaps:
+        takers = [name for name in games.KINDS if games.kind(name).takes_slaps]
+        raise UserError(f"the slap options are for {' or '.join(f'--game {n}' for n in takers)}")
     return choice
 
 
@@ -93,12 +97,13 @@ def bmn_only(name: str, why: str = ""):
     reason, said in the refusal)."""
 
     def refuse(ctx, param, value):
-        if value == ERS:
-            raise UserError(f"{name} plays Beggar-my-neighbour only{why}: --game ers is not "
-                            "supported there (use search random, search enumerate or search "
-                            "climb)")
+        if value != games.DEFAULT:
+            raise UserError(f"{name} plays {games.kind(games.DEFAULT).label} only{why}: --game"
+                            f" {value} is not supported there (use search random, search"
+                            " enumerate or search climb)")
         return value
 
-    return click.option("--game", type=click.Choice(GAMES), default=BMN, expose_value=False,
+    return click.option("--game", type=click.Choice(tuple(games.KINDS)), default=games.DEFAULT,
+                        expose_value=False,
                         callback=refuse, hidden=True,
                         help="bmn only (Egyptian ratscrew: search random, search enumerate).")

@@ -2,12 +2,10 @@
 
 import click
 
-from .. import compiling
+from .. import compiling, games
 from ..cards.deck import Deal
-from ..engine import play as play_deal
-from ..engine import trace
-from .common import MAX_TRICKS, SEED, UserError, deck_option, emit, json_option, parse_deck
-from .game import GameChoice, game_options
+from .common import MAX_TRICKS, SEED, UserError, deck_option, emit, json_option
+from .game import game_options
 
 
 def summary(deal: Deal, result) -> str:
@@ -44,48 +42,20 @@ def play(deal_text, deck_spec, max_tricks, show_trace, game, seed, as_json):
     player separated by '/', top card first, - J Q K A (or 0-4).
     With --game ers: ranks 23456789TJQKA, e.g. '2J9Q/KA3T' (with a --deck of those cards).
     """
-    if game.ers:
-        play_ers(deal_text, game.deck(deck_spec), max_tricks, show_trace, game, seed, as_json)
-        return
-    if seed is not None:
-        raise UserError("--seed is for --game ers")
-    deal = Deal.parse(deal_text, parse_deck(deck_spec))
+    if seed is not None and not game.kind.seeded:
+        seeded = [name for name in games.KINDS if games.kind(name).seeded]
+        raise UserError(f"--seed is for {' or '.join(f'--game {n}' for n in seeded)}")
+    deal = game.kind.deal_class.parse(deal_text, game.deck(deck_spec))
+    played = game.value(deal.players, seed)
+    max_tricks = played.cap(max_tricks)
     if show_trace:  # in a thread: a Ctrl-C while the kernels compile stops it at once
-        records, result = compiling.warm(trace, deal, max_tricks=max_tricks)
+        records, result = compiling.warm(played.trace, deal, max_tricks=max_tricks)
         for record in records:
             if as_json:
-                emit({"trick": record.number, "leader": record.leader,
-                      "laid": [[p, c] for p, c in record.laid], "taker": record.taker,
-                      "hand_sizes": record.hand_sizes, "cards": record.cards,
-                      "marks": record.marks}, True, "")
+                emit(played.trace_record(record), True, "")
             else:
                 click.echo(record.describe())
     else:
-        result = compiling.warm(play_deal, deal, max_tricks=max_tricks)
-    emit({"deal": str(deal), "game": "bmn", **result.to_dict()}, as_json, summary(deal, result))
-
-
-def play_ers(deal_text, deck, max_tricks, show_trace, game: GameChoice, seed, as_json):
-    """``play --game ers``: a ranked deal, its slaps traced."""
-    from ..cards.ranked import RankedDeal
-    from ..engine import ers_game
-    from ..engine.ers import ODDS_CAP
-
-    deal = RankedDeal.parse(deal_text, deck)
-    slaps = game.slaps(deal.players, seed)
-    if not slaps.deterministic and not max_tricks:
-        max_tricks = ODDS_CAP
-    if show_trace:
-        records, result = compiling.warm(ers_game.trace, deal, slaps, max_tricks=max_tricks)
-        for record in records:
-            if as_json:
-                emit({"trick": record.number, "leader": record.leader,
-                      "laid": [[p, c] for p, c in record.laid], "taker": record.taker,
-                      "slapper": record.slapper, "hand_sizes": record.hand_sizes,
-                      "cards": record.cards, "marks": record.marks}, True, "")
-            else:
-                click.echo(record.describe())
-    else:
-        result = compiling.warm(ers_game.play, deal, slaps, max_tricks=max_tricks)
-    data = {"deal": str(deal), "game": "ers", **slaps.to_params(), **result.to_dict()}
-    emit(data, as_json, summary(deal, result))
+        result = compiling.warm(played.play, deal, max_tricks=max_tricks)
+    emit({"deal": str(deal), **played.fields(), **result.to_dict()}, as_json,
+         summary(deal, result))

@@ -16,7 +16,6 @@ from .common import (
     emit,
     json_option,
     open_store,
-    parse_deck,
 )
 from .game import game_options
 from .options import db_option
@@ -120,24 +119,13 @@ def lengths(db_path, run_id, versus_id, out, as_json):
 @json_option
 def game(deal_text, deck_spec, max_tricks, out, game, seed, as_json):
     """Cards held by each player after each trick of DEAL; a loop's cycle shaded."""
-    from ..cards.deck import Deal
-
     plots = _plots(out)
-    if game.ers:
-        from ..cards.ranked import RankedDeal
-        from ..engine import ers_game
-        from ..engine.ers import ODDS_CAP
-
-        deal = RankedDeal.parse(deal_text, game.deck(deck_spec))
-        slaps = game.slaps(deal.players, seed)
-        cap = max_tricks or (None if slaps.deterministic else ODDS_CAP)
-        data = plots.traced_game_data(deal, *compiling.warm(ers_game.trace, deal, slaps,
-                                                            max_tricks=cap))
-        played = {"game": "ers", **slaps.to_params()}
-    else:
-        deal = Deal.parse(deal_text, parse_deck(deck_spec))
-        data = compiling.warm(plots.game_data, deal, max_tricks=max_tricks)  # Ctrl-C at once
-        played = {"game": "bmn"}
+    deal = game.kind.deal_class.parse(deal_text, game.deck(deck_spec))
+    value = game.value(deal.players, seed)
+    cap = value.cap(max_tricks)
+    data = plots.traced_game_data(deal, *compiling.warm(value.trace, deal,  # Ctrl-C at once
+                                                        max_tricks=cap))
+    played = value.fields()
     written = _draw(plots, plots.draw_game, data, out)
     summary = {"out": written, "deal": data["deal"], **played, **data["result"],
                "spans": [{"label": label, "first_trick": first, "last_trick": last}

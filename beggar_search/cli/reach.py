@@ -4,11 +4,10 @@ import re
 
 import click
 
-from .. import compiling
+from .. import compiling, games
 from ..backward.reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
-from ..cards.deck import Deal, parse_state
 from ..vocabulary import reach_record
-from .common import STATES, UserError, deck_option, emit, json_option, open_store, parse_deck
+from .common import STATES, UserError, deck_option, emit, json_option, open_store
 from .game import GameChoice, game_options
 from .options import db_option
 
@@ -35,21 +34,30 @@ def summary(source: str, result: ReachResult) -> str:
     return "\n".join(lines)
 
 
-def _start(text: str, deck_spec: str, db_path: str):
-    """The state to search from, its leader, its deck and how to name it.
+def _start(text: str, deck_spec: str, db_path: str, game: GameChoice):
+    """The state to search from, its leader, its deck, how to name it, and its game (one
+    line for a game whose deal does not fix its play: ratscrew under odds).
 
-    ``text`` is a deal, or a cycle id (16 hex digits) looked up in the results file.
+    ``text`` is a deal, or a cycle id (16 hex digits) looked up in the results file (of the
+    default game, Beggar-my-neighbour, whose cycles the store gives by id).
     """
     if re.fullmatch(r"[0-9a-f]{16}", text.strip().lower()):
+        if game.game != games.DEFAULT:
+            raise UserError(f"reach --game {game.game} takes a deal, not a cycle id")
         with open_store(db_path, create=False) as store:
             entry, deck = store.cycle_entry(text.strip().lower())
         if ":" in entry:
-            hands, leader = parse_state(entry)
-            return hands, leader, deck, f"cycle {text} (state {entry})"
+            played = game.value(len(entry.split("/")))
+            hands, leader = played.parse_state(entry)
+            return hands, leader, deck, f"cycle {text} (state {entry})", played
         text, deck_spec = entry, deck.spec
-    deck = parse_deck(deck_spec)
-    deal = Deal.parse(text, deck)
-    return [list(hand) for hand in deal.hands], 0, deck, str(deal)
+    deal = game.kind.deal_class.parse(text, game.deck(deck_spec))
+    played = game.value(deal.players)
+    if not played.deterministic:
+        raise UserError(f"slap policy {game.slap_policy}: a game is not a function"
+                        " of the deal, so it has no cycle to search backwards from (use none,"
+                        " first:P or turn)")
+    return [list(hand) for hand in deal.hands], 0, deal.deck, str(deal), played
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -75,39 +83,16 @@ def reach(deal_text, deck_spec, db_path, max_states, seconds, game, as_json):
     With --game ers: a ranked DEAL (with its --deck) and a deterministic --slap-policy
     (none, first:P or turn; under odds a game is not a function of the deal).
     """
-    if game.ers:
-        hands, leader, deck, source, slap_rules = _start_ers(deal_text, deck_spec, game)
-    else:
-        hands, leader, deck, source = _start(deal_text, deck_spec, db_path)
-        slap_rules = None
+    hands, leader, deck, source, played = _start(deal_text, deck_spec, db_path, game)
     try:
         # in the compile thread: a Ctrl-C while its kernels compile is answered at once
         result = compiling.warm(reach_state, hands, leader, deck, max_states=max_states,
-                                seconds=seconds, slap_rules=slap_rules)
+                                seconds=seconds, game=played)
     except NoLoop as error:
         raise UserError(f"{source}: {error}") from None
     data = {"from": source, **result.to_dict()}
-    if slap_rules is not None:
-        data.update(slap_rules.to_params())
+    data.update(played.fields())  # the game's rules (ratscrew's slaps) after the result's
     text = summary(source, result)
-    if slap_rules is not None:
-        slap_in = "slap-in" if slap_rules.slap_in else "no slap-in"
-        text = (f"game      ers, slaps {slap_rules.rules_spec} by {slap_rules.policy_spec}, "
-                f"{slap_in}\n{text}")
+    if played.tag:  # a game other than the default one is named
+        text = f"game      {played.describe()}\n{text}"
     emit(reach_record(data), as_json, text)
-
-
-def _start_ers(text: str, deck_spec: str, game: GameChoice):
-    """``_start`` for Egyptian ratscrew: a ranked deal only, and its slap rules (one line
-    under odds)."""
-    from ..cards.ranked import RankedDeal
-
-    if re.fullmatch(r"[0-9a-f]{16}", text.strip().lower()):
-        raise UserError("reach --game ers takes a deal, not a cycle id")
-    deal = RankedDeal.parse(text, game.deck(deck_spec))
-    slap_rules = game.slaps(deal.players)
-    if not slap_rules.deterministic:
-        raise UserError(f"slap policy {slap_rules.policy_spec}: a game is not a function of the "
-                        "deal, so it has no cycle to search backwards from (use none, first:P "
-                        "or turn)")
-    return [list(hand) for hand in deal.hands], 0, deal.deck, str(deal), slap_rules

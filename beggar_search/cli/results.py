@@ -8,7 +8,6 @@ from contextlib import nullcontext
 
 import click
 
-from ..cards.params import game_of
 from ..driver import summarise
 from ..exports import EXPORTS, WRITERS, Table, by_family_rows, table_rows
 from ..outfile import atomic_output, check_output
@@ -49,8 +48,7 @@ def runs(db_path, as_json):
             if store.db.execute("SELECT 1 FROM runs LIMIT 1").fetchone() is None:
                 say(f"beggar-search: {store.path} holds no runs yet", err=True)
             return
-        games = [("" if game_of(run.params) == "bmn" else "ers ") + run.params["deck"]
-                 for run in found]
+        games = [run.game.tag + run.params["deck"] for run in found]
         width = max(12, *map(len, games))
         if not as_json:
             say(f"{'run':>4s}  {'strategy':10s} {'status':8s} {'deck':>{width}s} players"
@@ -60,7 +58,7 @@ def runs(db_path, as_json):
                     "deck": run.params["deck"], "players": run.players,
                     "seed": run.params.get("seed"), "deals": run.deals, "loops": run.loops,
                     "created": when(run.created), "updated": when(run.updated),
-                    "game": game_of(run.params)}
+                    "game": run.game.name}
             emit(run_record(data), as_json, f"{run.id:4d}  {run.strategy:10s} {run.status:8s} "
                                 f"{game:>{width}s} {run.players:7d} "
                                 f"{run.deals:>14,} {unit_of(run.strategy):5s} {run.loops:>8,}"

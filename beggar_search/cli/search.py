@@ -124,7 +124,7 @@ def players_option(function):
 @game_options  # listed last in --help: the ratscrew options together
 def random_search(deals, deck_spec, players, game, device, options):
     """Play uniformly random deals; keep the longest games and every loop."""
-    on_device = device_params(device, players, game.ers)
+    on_device = device_params(device, players, not game.kind.gpu)
     launch("random", run_params(deck_spec, players, options, game, deals=deals, **on_device),
            options)
 
@@ -141,7 +141,7 @@ def random_search(deals, deck_spec, players, game, device, options):
 @game_options  # listed last in --help: the ratscrew options together
 def enumerate_search(deck_spec, players, start, count, game, device, options):
     """Play every deal from index START on (see `beggar-search deal --help` for the index)."""
-    on_device = device_params(device, players, game.ers)
+    on_device = device_params(device, players, not game.kind.gpu)
     try:
         total = game.deck(deck_spec).count_deals(players)
     except DeckError as error:
@@ -154,8 +154,8 @@ def enumerate_search(deck_spec, players, start, count, game, device, options):
     params = run_params(deck_spec, players, options, game, start=start, deals=count,
                         **on_device)
     params["seed"] = options.seed  # an enumeration draws nothing at random...
-    if options.seed is None and game.ers and not game.slaps(players).deterministic:
-        params["seed"] = 0  # ...but odds slaps: drawn from seed 0, as with no seed
+    if options.seed is None and not game.value(players).deterministic:
+        params["seed"] = 0  # ...but a game that draws (odds slaps): from seed 0, as with none
     launch("enumerate", params, options)
 
 

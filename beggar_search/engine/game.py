@@ -184,12 +184,13 @@ def cycle_states(deal: Deal | str | Sequence, deck: Deck | str | None = None):
     return state_cycle(as_deal(deal, deck).hands, 0)
 
 
-def _bmn_trick(state: rules.State, pile) -> None:
+def bmn_trick(state: rules.State, pile) -> None:
+    """One trick of Beggar-my-neighbour on a ``rules.State``."""
     rules.play_trick(*state.arrays(), pile)
 
 
 def game_states(hands: Sequence[Sequence[int]], leader: int, skip: int, count: int,
-                trick: Callable = _bmn_trick):
+                trick: Callable = bmn_trick):
     """``count`` consecutive trick-boundary states of a game, after its first ``skip`` tricks;
     ``trick(state, pile)`` plays one trick on a ``rules.State`` (the game's; by default
     Beggar-my-neighbour's)."""

@@ -23,11 +23,11 @@ engine's results exactly).
 Enumeration and given deals give the same results with any kernel: they are chosen
 afresh each time.
 
-The second game, Egyptian ratscrew (``game`` "ers" in a run's parameters), has its
-kernel here too: ``ERS`` (``engine/ers.py``) serves every source for ranked decks; its
-functions take the run's slap rules (``engine.ers.Slaps``) as one more argument, which
-the engine passes (``Engine(..., slaps=...)``).  ``choose`` picks among the kernels of
-the run's game only.
+Each kernel plays one game's cards: its ``game`` is the kernels' name for it, which a
+game's value names as its ``kernel`` (``games.Game.kernel``).  Egyptian ratscrew's kernel,
+``ERS_KERNEL`` (``engine/ers.py``), serves every source for ranked decks; its functions
+take the run's slap rules (``engine.ers.Slaps``) as one more argument, which the engine
+passes (``games.Game.kernel_args``).  ``choose`` picks among the kernels of one game only.
 
 Adding a kernel: write its chunk functions with the signatures of ``Kernel``'s fields,
 add one ``Kernel`` entry to ``KERNELS`` before the ones it is faster than, with ``fits``
@@ -40,11 +40,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..cards.deck import STANDARD, Deck
-from ..cards.params import BMN, ERS, deck_of, game_of
 from . import batch, bitboard, ers, rules
 from .bitboard import DRAW_PLACES, DRAW_SHUFFLE, multi_for
 
 RANDOM, ENUMERATE, SEQUENCES = "random", "enumerate", "sequences"
+BMN_KERNELS, ERS_KERNELS = "bmn", "ers"  # the cards each kernel plays: ``Kernel.game``
 SOURCES = (RANDOM, ENUMERATE, SEQUENCES)
 
 
@@ -65,9 +65,9 @@ class Kernel:
     enumerate: Callable | None = None
     sequences: Callable | None = None
     chunk_size: int | None = None  # random deals in about a second; None: the strategy's
-    game: str = BMN  # the game it plays (``games``); an "ers" kernel also takes the slaps
+    game: str = BMN_KERNELS  # the cards it plays; an ``ERS_KERNELS`` kernel takes the slaps
 
-    def serves(self, source: str, deck: Deck, players: int, game: str = BMN) -> bool:
+    def serves(self, source: str, deck: Deck, players: int, game: str = BMN_KERNELS) -> bool:
         """Whether this kernel plays ``source`` deals (``random``, ``enumerate``, ``sequences``) of
         ``game`` with this deck and number of players."""
         return (self.game == game and getattr(self, source) is not None
@@ -146,14 +146,14 @@ ERS_KERNEL = Kernel(
     random=_ers_random,
     enumerate=ers.enumerate_chunk,
     sequences=_ers_sequences,
-    game=ERS,
+    game=ERS_KERNELS,
 )
 KERNELS = (BITBOARD, FAST2, GENERAL, ERS_KERNEL)  # fastest first, per game
 # the random kernels the GPU engine (``gpu/engine.py``) plays, and how each draws its deals
 GPU_DRAWS = {BITBOARD.name: DRAW_PLACES, FAST2.name: DRAW_PLACES, GENERAL.name: DRAW_SHUFFLE}
 
 
-def choose(deck: Deck, players: int, source: str, game: str = BMN) -> Kernel:
+def choose(deck: Deck, players: int, source: str, game: str = BMN_KERNELS) -> Kernel:
     """The fastest kernel of ``game`` that plays ``source`` deals of ``deck`` between
     ``players``."""
     if source not in SOURCES:
@@ -169,17 +169,20 @@ def by_name(name: str) -> Kernel:
     raise ValueError(f"unknown engine {name!r}: one of {', '.join(k.name for k in KERNELS)}")
 
 
-def random_kernel(params: dict) -> Kernel:
-    """A run's random kernel: the one it stored as ``engine``.
+def random_kernel(params: dict, deck: Deck | None = None, game: str = BMN_KERNELS) -> Kernel:
+    """A run's random kernel: the one it stored as ``engine``; ``deck`` is the run's (by
+    default its ``deck`` of values) and ``game`` the kernels of its game
+    (``games.Game.kernel``).
 
-    A run that stored none (the climber's, before it did) had the fast kernel exactly
-    when it fits, and keeps it.
+    A run that stored none had, on Beggar-my-neighbour's kernels (the climber's, before it
+    stored one), the fast kernel exactly when it fits, and keeps it; on another game's (a
+    ratscrew enumeration stores none), the one ``choose`` picks.
     """
     if params.get("engine"):
         return by_name(params["engine"])
-    deck, players = deck_of(params), int(params["players"])
-    if game_of(params) != BMN:  # a ratscrew enumeration stores no engine
-        return choose(deck, players, RANDOM, game_of(params))
+    deck, players = deck or Deck.parse(params["deck"]), int(params["players"])
+    if game != FAST2.game:
+        return choose(deck, players, RANDOM, game)
     return FAST2 if FAST2.fits(deck, players) else GENERAL
 
 

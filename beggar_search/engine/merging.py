@@ -19,8 +19,9 @@ mirrored last state (``mirror``).  The climber reads a closure's fair states wit
 2 to lead as their mirrored fair deals, members of the mirror family.
 
 Where a game meets the family's longest game (its *merge point*): ``merge_point``.
-Beggar-my-neighbour's families come from a kernel over many deals; Egyptian ratscrew's
-(a deterministic slap policy) from its trick played state by state.
+Beggar-my-neighbour's families come from a kernel over many deals (``bmn_families``); any
+other game's (Egyptian ratscrew under a deterministic slap policy) from its trick played
+state by state (``families``, with the game's ``trick_function``).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..jit import kernel
-from . import ers_game, rules
-from .game import cycle_name, play_state
+from . import rules
+from .game import cycle_name
 from .rules import CAPACITY, I_LEADER, R_TRICKS, RING
 
 
@@ -71,17 +72,12 @@ def bmn_family_keys(sequences, split, tricks, keys, mirror_keys):
             mirror_keys[i] = _mirrored_fingerprint(state, flat, sizes, swapped)
 
 
-def _trick(slap_rules, players: int):
-    if slap_rules is None:
-        return lambda state, pile: rules.play_trick(*state.arrays(), pile)
-    return ers_game.trick_function(slap_rules, players)
-
-
-def last_state(hands: Sequence[Sequence[int]], tricks: int, slap_rules=None) -> rules.State:
-    """The state after ``tricks - 1`` tricks of the game of ``hands`` (player 1 to lead):
-    for a game of ``tricks`` tricks, its last state before the end."""
+def last_state(hands: Sequence[Sequence[int]], tricks: int, trick) -> rules.State:
+    """The state after ``tricks - 1`` tricks of the game of ``hands`` (player 1 to lead),
+    ``trick(state, pile)`` playing one trick of it: for a game of ``tricks`` tricks, its last
+    state before the end."""
     state = rules.State.from_hands(hands, 0)
-    trick, pile = _trick(slap_rules, len(hands)), rules.new_pile()
+    pile = rules.new_pile()
     for _ in range(tricks - 1):
         trick(state, pile)
     return state
@@ -106,38 +102,44 @@ class Family:
     mirror: str | None
 
 
-def family_of(hands: Sequence[Sequence[int]], slap_rules=None) -> Family | None:
-    """The family of the game of ``hands`` (player 1 to lead; Egyptian ratscrew under
-    ``slap_rules``); None when it does not terminate."""
-    if slap_rules is None:
-        result = play_state(hands, 0)
-    else:
-        result = ers_game.play_state(hands, 0, slap_rules)
+def family_of(hands: Sequence[Sequence[int]], game) -> Family | None:
+    """The family of the game of ``hands`` (player 1 to lead) in ``game`` (a
+    ``games.Game``: its ``play_state`` and ``trick_function``); None when it does not
+    terminate."""
+    result = game.play_state(hands, 0)
     if result.outcome != "win":
         return None
-    state = last_state(hands, result.tricks, slap_rules)
+    state = last_state(hands, result.tricks, game.trick_function(len(hands)))
     return Family(state_name(state), mirror_name(state) if len(hands) == 2 else None)
 
 
+def bmn_families(sequences: np.ndarray, rows: np.ndarray, split: Sequence[int]) -> list[Family]:
+    """The families of terminating games of Beggar-my-neighbour, from one kernel over the
+    deals: deal ``sequences[i]`` (dealt as ``split``) played to result row ``rows[i]``
+    (``rules.R_*``; its tricks are read)."""
+    sizes = np.asarray(split, dtype=np.int64)
+    tricks = np.ascontiguousarray(rows[:, R_TRICKS], dtype=np.int64)
+    keys = np.zeros(len(sequences), dtype=np.int64)
+    mirrors = np.zeros(len(sequences), dtype=np.int64)
+    bmn_family_keys(np.ascontiguousarray(sequences, dtype=np.uint8), sizes, tricks, keys,
+                    mirrors)
+    return [Family(cycle_name(k), cycle_name(m) if len(sizes) == 2 else None)
+            for k, m in zip(keys, mirrors, strict=True)]
+
+
 def families(sequences: np.ndarray, rows: np.ndarray, split: Sequence[int],
-             slap_rules=None) -> list[Family]:
-    """The families of terminating games: deal ``sequences[i]`` (dealt as ``split``) played
-    to result row ``rows[i]`` (``rules.R_*``; its tricks are read)."""
+             trick) -> list[Family]:
+    """The families of terminating games of any game, played state by state:
+    ``trick(state, pile)`` plays one trick of it (``games.Game.trick_function``); deal
+    ``sequences[i]`` (dealt as ``split``) played to result row ``rows[i]``."""
     sizes = np.asarray(split, dtype=np.int64)
     tricks = np.ascontiguousarray(rows[:, R_TRICKS], dtype=np.int64)
     players = len(sizes)
-    if slap_rules is None:
-        keys = np.zeros(len(sequences), dtype=np.int64)
-        mirrors = np.zeros(len(sequences), dtype=np.int64)
-        bmn_family_keys(np.ascontiguousarray(sequences, dtype=np.uint8), sizes, tricks, keys,
-                        mirrors)
-        return [Family(cycle_name(k), cycle_name(m) if players == 2 else None)
-                for k, m in zip(keys, mirrors, strict=True)]
+    bounds = np.concatenate([[0], np.cumsum(sizes)])
     found = []
     for sequence, count in zip(sequences, tricks, strict=True):
-        bounds = np.concatenate([[0], np.cumsum(sizes)])
         hands = [[int(c) for c in sequence[bounds[p]:bounds[p + 1]]] for p in range(players)]
-        state = last_state(hands, int(count), slap_rules)
+        state = last_state(hands, int(count), trick)
         found.append(Family(state_name(state), mirror_name(state) if players == 2 else None))
     return found
 

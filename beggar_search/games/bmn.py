@@ -1,36 +1,19 @@
-"""What a loop search needs of its run's game: states played, written, read, renamed.
+"""Beggar-my-neighbour, the first game: its ``Game`` value (``BMN``) and the states its
+loop searches play (``BMN_CYCLES``, a ``CycleGame``: ``games.protocol``).
 
-The factory is written once for both games; what differs is here.  ``cycle_game(params)``
-gives the run's ``CycleGame``: ``BMN_CYCLES`` for Beggar-my-neighbour (the engine of
-``engine/rules.py``, value notation, the backward search of ``reach``), or an
-``games.ers.ErsCycles`` for Egyptian ratscrew under a deterministic slap policy.
-
-A ``CycleGame`` has:
-
-- ``play_state(hands, leader)`` -> ``engine.game.Result``; ``state_cycle(hands, leader)``:
-  the cycle's states in play order from the first met (or []);
-- ``format_state(hands, leader)`` / ``parse_state(text)``: ``'leader:hands'``;
-  ``parse_deal(text, deck)``: a deal's hands;
-- ``renamings(hands, leader)``: the state under each renaming of the players that keeps
-  the game (itself first): a cycle and these are one class, expanded once;
-- ``symmetric``: whether every rotation of the players keeps the game (then two players'
-  mirror cycles pair up, and a cycle's fair deals with player 2 leading are its mirror's);
-- ``masks``: whether two-player states may take the bitboard fast path (values only);
-- ``new_exact(players)``: the exact engine's scratch (``engine.exact``), which decides
-  the game every search kernel plays;
-- ``record_loop(recorder, position, deal, deck)``: a fair looping deal into a chunk's
-  recorder; ``reach(hands, leader, deck, max_states)``: the cycle's in-tree
-  (``backward.reach.ReachResult``), or None where the game has no backward search;
-- ``tiny(players)``: a deck spec and a state of it, to compile the kernels on;
-  ``warm_up()``: compile the rest (the backward search, the replay of a fair deal).
+Cards are values 0-4 (plain, then the cards a jack, queen, king and ace ask for:
+``cards.deck``), played by the kernels of ``engine/rules.py`` and the bitboards
+(``engine.kernels``: the ``bmn`` kernels), searched backwards by ``backward.closure``'s
+``BMN_STEP``.  A run of it stores no ``game`` in its parameters (runs stored before there
+was a second game have none).
 """
 
 from __future__ import annotations
 
-from ..cards.deck import Deal, format_state, parse_state
-from ..cards.params import ERS, game_of
+from ..backward.closure import BMN_STEP
+from ..cards.deck import LETTERS, Deal, Deck, format_hands, format_state, parse_state
 from ..cycles import kept as cycles
-from ..engine import batch, game
+from ..engine import batch, game, merging
 from .loops import CASELLA, record_loop, rotations
 
 
@@ -86,7 +69,7 @@ class BmnCycles:
         """The in-tree of the cycle the state plays into (``backward.reach.reach_state``)."""
         from ..backward.reach import reach_state
 
-        return reach_state(hands, leader, deck, max_states=max_states)
+        return reach_state(hands, leader, deck, max_states=max_states, game=BMN)
 
     @staticmethod
     def tiny(players: int):
@@ -99,17 +82,123 @@ class BmnCycles:
         from ..backward.reach import reach_state
 
         casella = Deal.parse(CASELLA)
-        reach_state([list(h) for h in casella.hands], 0, max_states=3000)
+        reach_state([list(h) for h in casella.hands], 0, max_states=3000, game=BMN)
         record_loop(batch.new_recorder(0, casella.deck.size), 0, casella)
 
 
 BMN_CYCLES = BmnCycles()
 
 
-def cycle_game(params: dict):
-    """The ``CycleGame`` of a run (its stored parameters)."""
-    if game_of(params) == ERS:
-        from .ers import ErsCycles
 
-        return ErsCycles.for_run(params)
-    return BMN_CYCLES
+def trace_record(record) -> dict:
+    """A traced trick as ``play --trace --json`` writes it."""
+    return {"trick": record.number, "leader": record.leader,
+            "laid": [[p, c] for p, c in record.laid], "taker": record.taker,
+            "hand_sizes": record.hand_sizes, "cards": record.cards, "marks": record.marks}
+
+
+class BeggarMyNeighbour:
+    """Beggar-my-neighbour (``Game``): one value, since the game has no options."""
+
+    name = "bmn"
+    label = "Beggar-my-neighbour"
+    kernel = "bmn"
+    deck_class = Deck
+    deal_class = Deal
+    letters = LETTERS
+    deterministic = True
+    symmetric = True
+    gpu = True
+    tag = ""  # before the deck in the list of runs
+    takes_slaps = False  # the command line's slap options
+    seeded = False  # whether its games draw on a seed
+
+    @classmethod
+    def from_params(cls, params: dict) -> BeggarMyNeighbour:
+        """The game of a run's parameters: there is one."""
+        return BMN
+
+    def deck(self, spec):
+        """The deck ``spec`` names (value counts)."""
+        return spec if isinstance(spec, self.deck_class) else self.deck_class.parse(spec)
+
+    def notation(self, hands) -> str:
+        """A deal's hands in value notation."""
+        return format_hands(hands)
+
+    def format_state(self, hands, leader: int) -> str:
+        """``'leader:hands'`` in value notation."""
+        return format_state(hands, leader)
+
+    def parse_state(self, text: str):
+        """(hands, 0-based leader) of ``'leader:hands'``."""
+        return parse_state(text)
+
+    def describe(self) -> str:
+        """The game in words."""
+        return self.label
+
+    def run_params(self) -> dict:
+        """What a run stores about its game: nothing (as before there was a second game)."""
+        return {}
+
+    def fields(self) -> dict:
+        """What a summary, a figure or a report says of the game."""
+        return {"game": self.name}
+
+    def kernel_args(self, players: int) -> tuple:
+        """What its kernels take beyond the deals: nothing."""
+        return ()
+
+    def cap(self, max_tricks: int | None) -> int | None:
+        """The cap a game plays under: the agreed one, if any."""
+        return int(max_tricks) if max_tricks else None
+
+    def play(self, deal, max_tricks: int | None = None):
+        """A deal played to its end (``engine.game.Result``)."""
+        return game.play(deal, max_tricks=max_tricks)
+
+    def trace(self, deal, max_tricks: int | None = None):
+        """A deal played trick by trick: (``TrickRecord`` list, ``Result``)."""
+        return game.trace(deal, max_tricks=max_tricks)
+
+    trace_record = staticmethod(trace_record)
+
+    def play_state(self, hands, leader: int = 0, max_tricks: int | None = None):
+        """The game from a state, to its end."""
+        return game.play_state(hands, leader, max_tricks)
+
+    def state_cycle(self, hands, leader: int = 0):
+        """The states of the cycle the state plays into (or [])."""
+        return game.state_cycle(hands, leader)
+
+    def trajectory(self, hands, leader: int = 0, max_tricks: int | None = None):
+        """Every trick-boundary state of the game (``engine.game.trajectory``)."""
+        return game.trajectory(hands, leader, max_tricks)
+
+    def trick_function(self, players: int):
+        """One trick on a ``rules.State`` (``engine.merging``)."""
+        return game.bmn_trick
+
+    def families(self, sequences, rows, split):
+        """The merge families of terminating games, from the family kernel."""
+        return merging.bmn_families(sequences, rows, split)
+
+    def backward_step(self, players: int):
+        """The backward step of ``backward.closure``."""
+        return BMN_STEP
+
+    def cycle_game(self):
+        """What the loop searches play its states with."""
+        return BMN_CYCLES
+
+    def bench_against(self, deck) -> str | None:
+        """``bench`` times its own fast path against the general engine."""
+        return None
+
+    def play_words(self, params: dict) -> list[str]:
+        """``play`` takes no game options for it."""
+        return []
+
+
+BMN = BeggarMyNeighbour()

@@ -15,7 +15,6 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ..cards.params import game_of, slap_fields
 from ..store import StoreError
 from ..store.cycle_families import fair_reached, islands
 from ..strategies.units import unit_of
@@ -92,7 +91,7 @@ def run_info(store, run) -> dict:
     elapsed = run.elapsed
     info = {
         "run": run.id, "strategy": run.strategy, "status": run.status,
-        "game": game_of(params), "deck": params["deck"], "players": run.players,
+        "game": run.game.name, "deck": params["deck"], "players": run.players,
         "seed": None if params.get("seed") is None else str(params["seed"]),
         "deals": run.deals, "unit": unit_of(run.strategy),  # deals, tries, games
         "loops": run.loops, "caps": run.caps, "cards": run.cards,
@@ -102,7 +101,7 @@ def run_info(store, run) -> dict:
         "created": when(run.created), "updated": when(run.updated), "version": run.version,
         "options": {shown_option(key): shown_option(value)
                     for key, value in sorted(params.items())},
-        "play_options": replay.play_options(params), **slap_fields(params),
+        "play_options": replay.play_options(params), **run.game.fields(),  # its rules
         "histogram": store.histogram(run.id), "moves": store.move_stats(run.id),
     }
     return info

@@ -1,7 +1,7 @@
 """The replays and cycle states a report shows, computed with the engine's own Python face.
 
-A replay is ``engine.trace`` (or ``ers_game.trace``, slaps and all): the very records
-``beggar-search play --trace`` prints, with the hands at every trick boundary from
+A replay is the run's game's ``trace`` (``games.Game``; ratscrew's slaps and all): the very
+records ``beggar-search play --trace`` prints, with the hands at every trick boundary from
 ``trajectory`` (a deterministic game only: under odds the slaps are drawn from the run's
 stream, which only ``trace`` follows, so an odds replay shows hand sizes).  A cycle's
 states are ``state_cycle``'s.  Nothing here plays a card itself.
@@ -11,47 +11,25 @@ from __future__ import annotations
 
 import shlex
 
-from ..cards.deck import LETTERS, Deal, parse_state
-from ..cards.params import ERS, deck_of, game_of
-from ..cards.ranked import RANKS, RankedDeal, parse_ranked_state
-from ..cards.slaps import SlapRules
-from ..engine import ers_game, game
-from ..engine.ers import ODDS_CAP
+from .. import games
 
 REPLAY_TRICKS = 20_000  # tricks past which a game gets no replay (a page of megabytes)
 
 
 def letters_of(params: dict) -> str:
     """The card letters of a run's game, by card code."""
-    return RANKS if game_of(params) == ERS else LETTERS
-
-
-def slaps_of(params: dict) -> SlapRules | None:
-    """A ratscrew run's slap rules (None for Beggar-my-neighbour)."""
-    return SlapRules.from_params(params) if game_of(params) == ERS else None
+    return games.of(params).letters
 
 
 def cap_of(params: dict) -> int | None:
     """The agreed cap a run plays under (as ``play`` would: odds without one get ODDS_CAP)."""
-    cap = params.get("max_tricks") or None
-    slaps = slaps_of(params)
-    if slaps is not None and not slaps.deterministic and not cap:
-        cap = ODDS_CAP
-    return int(cap) if cap else None
+    return games.of(params).cap(params.get("max_tricks") or None)
 
 
 def play_options(params: dict) -> str:
     """The options of ``beggar-search play`` that replay a run's deals as the run played
     them (deck, game, slaps, seed, cap), shell-quoted."""
-    words = ["--deck", str(params["deck"])]
-    slaps = slaps_of(params)
-    if slaps is not None:
-        words += ["--game", "ers", "--slap-rules", slaps.rules_spec, "--slap-policy",
-                  slaps.policy_spec]
-        if not slaps.slap_in:
-            words.append("--no-slap-in")
-        if not slaps.deterministic:
-            words += ["--seed", str(int(params.get("seed") or 0))]
+    words = ["--deck", str(params["deck"]), *games.of(params).play_words(params)]
     if params.get("max_tricks"):
         words += ["--max-tricks", str(int(params["max_tricks"]))]
     return " ".join(shlex.quote(word) for word in words)
@@ -74,23 +52,14 @@ def game_trace(params: dict, deal_text: str) -> dict | None:
     pile was paid for), hand sizes, cards so far, ``play --trace``'s marks and the hands
     after it (None under odds).  None when the game is longer than ``REPLAY_TRICKS``.
     """
-    deck, letters, cap = deck_of(params), letters_of(params), cap_of(params)
-    slaps = slaps_of(params)
-    if slaps is None:
-        deal = Deal.parse(deal_text, deck)
-        result = game.play(deal, max_tricks=cap)
-        if result.tricks > REPLAY_TRICKS:
-            return None
-        records, result = game.trace(deal, max_tricks=cap)
-        states = game.trajectory(deal.hands, 0, cap)
-    else:
-        deal = RankedDeal.parse(deal_text, deck)
-        result = ers_game.play(deal, slaps, max_tricks=cap)
-        if result.tricks > REPLAY_TRICKS:
-            return None
-        records, result = ers_game.trace(deal, slaps, max_tricks=cap)
-        states = ers_game.trajectory(deal.hands, 0, slaps, cap) if slaps.deterministic \
-            else None
+    game = games.of(params)
+    deck, letters, cap = game.deck(params["deck"]), game.letters, cap_of(params)
+    deal = game.deal_class.parse(deal_text, deck)
+    result = game.play(deal, max_tricks=cap)
+    if result.tricks > REPLAY_TRICKS:
+        return None
+    records, result = game.trace(deal, max_tricks=cap)
+    states = game.trajectory(deal.hands, 0, cap) if game.deterministic else None
     if states is not None and result.outcome == "loop":  # the repeat closes the trace
         states = [*states, states[result.preperiod_tricks]]
     tricks = [{
@@ -110,16 +79,15 @@ def cycle_states(params: dict, entry: str) -> list[dict]:
     """The trick-boundary states of the cycle a deal or state (``'leader:hands'``) enters:
     each its leader (from 1), hands and hand sizes, over one period ([] when it enters
     none, or under odds, where no state fixes the game)."""
-    slaps = slaps_of(params)
-    if slaps is not None and not slaps.deterministic:
+    game = games.of(params)
+    if not game.deterministic:
         return []
-    letters = letters_of(params)
+    letters = game.letters
     if ":" in entry:
-        hands, leader = (parse_ranked_state if slaps else parse_state)(entry)
+        hands, leader = game.parse_state(entry)
     else:
-        hands, leader = [list(hand) for hand in (
-            RankedDeal if slaps else Deal).parse(entry, deck_of(params)).hands], 0
-    states = (ers_game.state_cycle(hands, leader, slaps) if slaps
-              else game.state_cycle(hands, leader))
+        hands, leader = [list(hand) for hand in game.deal_class.parse(
+            entry, game.deck(params["deck"])).hands], 0
+    states = game.state_cycle(hands, leader)
     return [{"leader": lead + 1, "hands": _hands_text(state, letters),
              "sizes": [len(hand) for hand in state]} for state, lead in states]

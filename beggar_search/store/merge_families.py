@@ -15,27 +15,21 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..cards.deck import Deal
-from ..cards.params import ERS, deck_of, game_of
-from ..cards.ranked import RankedDeal
-from ..cards.slaps import SlapRules
-from ..engine.merging import families
+from .. import games
 from ..engine.rules import R_TRICKS, RESULT_LEN
 
 FAMILY_KEYS = ("family", "members", "mirror_family", "mirror_members")  # what grouping adds
 
 
-def _families_of(games: list[dict], params: dict):
+def _families_of(rows_of: list[dict], params: dict):
     """The ``engine.merging.Family`` of each game (a terminating game row of the run)."""
-    deck, players = deck_of(params), int(params["players"])
-    deal_class, rules = Deal, None
-    if game_of(params) == ERS:
-        deal_class, rules = RankedDeal, SlapRules.from_params(params)
-    sequences = np.array([deal_class.parse(g["deal"], deck).sequence for g in games],
-                         dtype=np.uint8).reshape(len(games), deck.size)
-    rows = np.zeros((len(games), RESULT_LEN), dtype=np.int64)
-    rows[:, R_TRICKS] = [g["tricks"] for g in games]
-    return families(sequences, rows, deck.split(players), rules)
+    game = games.of(params)
+    deck, players = game.deck(params["deck"]), int(params["players"])
+    sequences = np.array([game.deal_class.parse(g["deal"], deck).sequence for g in rows_of],
+                         dtype=np.uint8).reshape(len(rows_of), deck.size)
+    rows = np.zeros((len(rows_of), RESULT_LEN), dtype=np.int64)
+    rows[:, R_TRICKS] = [g["tricks"] for g in rows_of]
+    return game.families(sequences, rows, deck.split(players))
 
 
 def by_family(games: Iterable[dict], params: dict, limit: int | None = None) -> list[dict]:

@@ -13,8 +13,8 @@ import json
 import math
 import re
 
+from .. import games
 from ..cards.deck import MAX_PLAYERS, DeckError
-from ..cards.params import GAMES, deck_of
 from ..cards.ranked import RankedDeck
 
 CARDS = "[-JQKA]"  # the store holds deals as the tool writes them: letters
@@ -120,10 +120,11 @@ def run_fields(row: dict) -> dict:
     data["params"] = _json(data["params"], "parameters", dict)
     params = data["params"]
     deck = _match(DECK, params.get("deck"), "deck")
-    if params.get("game", GAMES[0]) not in GAMES:
+    if params.get("game", games.DEFAULT) not in games.KINDS:
         raise BadValue("game", params.get("game"))
+    kind = games.kind(params.get("game"))
     try:
-        deck_of(params)
+        kind.deck_class.parse(params["deck"])
     except (DeckError, ValueError):
         raise BadValue("deck", deck) from None
     players = params.get("players")

@@ -19,8 +19,8 @@ import json
 import time
 from dataclasses import dataclass
 
+from .. import games
 from ..cards.deck import Deck
-from ..cards.params import deck_of, game_of, slap_fields
 from ..cards.ranked import RankedDeck
 from . import readback
 from .errors import StoreError, UnreadableRun
@@ -74,7 +74,12 @@ class Run:
     @property
     def deck(self) -> Deck | RankedDeck:
         """The run's deck (for Egyptian ratscrew, counts per rank)."""
-        return deck_of(self.params)
+        return self.game.deck(self.params["deck"])
+
+    @property
+    def game(self) -> games.Game:
+        """The run's game (``games.of`` its parameters)."""
+        return games.of(self.params)
 
     @property
     def players(self) -> int:
@@ -357,13 +362,12 @@ class Store(ResultsFile):
         'leader:hands'; a deal (player 1 leads) as plain notation.  A run that cannot be
         read (``readback``) is named through ``on_warning`` and skipped.
         """
-        game = game or {}
-        wanted = (game_of(game), slap_fields(game))
+        wanted = games.of({"players": players, **(game or {})}).fields()
         found = {}
         for run in self.runs():
             if run.params["deck"] != deck.spec or run.players != players:
                 continue
-            if (game_of(run.params), slap_fields(run.params)) != wanted:  # another game's
+            if run.game.fields() != wanted:  # another game's, or other rules
                 continue
             rows = [dict(row) for row in self.db.execute(
                 "SELECT cycle, state, example FROM cycles WHERE run_id = ?", (run.id,))]
@@ -383,11 +387,12 @@ class Store(ResultsFile):
         if row is None:
             raise StoreError(f"no cycle {cycle} in {self.path}")
         run = self.run(row["run_id"])
-        if run.params.get("game", "bmn") != "bmn":
-            raise StoreError(f"cycle {cycle} is a cycle of Egyptian ratscrew (run {run.id}):"
+        if run.game is not games.BMN:
+            raise StoreError(f"cycle {cycle} is a cycle of {run.game.label} (run {run.id}):"
                              " reach takes cycle ids of Beggar-my-neighbour only; give a deal"
-                             " on it with --game ers and the run's --deck and --slap-policy"
-                             f" (`export --run {run.id} --what cycles` lists one per cycle)")
+                             f" on it with --game {run.game.name} and the run's --deck and"
+                             f" --slap-policy (`export --run {run.id} --what cycles` lists one"
+                             " per cycle)")
         row = self._checked(run.id, readback.cycle_row, {"cycle": cycle, **dict(row)},
                             run.deck)
         return row["state"] or row["example"], run.deck

@@ -7,12 +7,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import count
 
-from ..cards.params import ERS, deck_of, game_of, notation_of
-from ..cards.slaps import SlapRules
+from .. import games
 from ..chunk_engine import Engine
 from ..engine.batch import ChunkSummary, Recorder, new_recorder
 from ..engine.kernels import RANDOM, choose, random_kernel
-from ..engine.merging import families
 from ..store.records import ChunkRecord
 from ..text import plural
 
@@ -67,22 +65,24 @@ class Strategy:
     def with_random_kernel(cls, params: dict, chunk_size) -> dict:
         """``params`` with the random kernel chosen and stored as ``engine`` (see
         ``engine.kernels``), and the chunk size ``chunk_size(kernel)`` unless one is given."""
-        engine = params.get("engine") or choose(deck_of(params), int(params["players"]), RANDOM,
-                                                game_of(params)).name
+        game = games.of(params)
+        deck = game.deck(params["deck"])
+        engine = params.get("engine") or choose(deck, int(params["players"]), RANDOM,
+                                                game.kernel).name
         with_engine = {**params, "engine": engine}
-        chunk = params.get("chunk_size") or chunk_size(random_kernel(with_engine))
+        chunk = params.get("chunk_size") or chunk_size(random_kernel(with_engine, deck,
+                                                                     game.kernel))
         return {**with_engine, "chunk_size": chunk}
 
     def __init__(self, params: dict):
         self.params = params
-        self.deck = deck_of(params)
+        self.game = games.of(params)  # the run's game (``games.Game``), its rules bound
+        self.deck = self.game.deck(params["deck"])
         self.players = int(params["players"])
         self.chunk_size = int(params["chunk_size"])
         self.top_k = int(params["top_k"])
         self.max_tricks = int(params.get("max_tricks") or 0)
-        self.engine = Engine.for_run(params)
-        # Egyptian ratscrew's slap rules (None for Beggar-my-neighbour)
-        self.slap_rules = SlapRules.from_params(params) if game_of(params) == ERS else None
+        self.engine = Engine.for_run(params, self.game)
 
     def progress(self, store, run) -> str | None:
         """The progress bar's line after a chunk of ``run`` is stored in ``store``: the
@@ -143,7 +143,7 @@ class Strategy:
         """A finished chunk as the plain records the store keeps (deals numbered in the run)."""
         return ChunkRecord.from_summary(job.chunk, summary, self.deck.split(self.players),
                                         lambda position: self.number(job.chunk, position),
-                                        notation_of(self.params))
+                                        self.game.notation)
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
         """Play a chunk (``play``) and summarise what it recorded, with the seconds it took and
@@ -152,8 +152,8 @@ class Strategy:
         recorder = self.play(job, new_recorder(self.board_size, self.deck.size))
         summary = ChunkSummary.from_recorder(recorder, self.players, top_k=self.top_k)
         summary.sample_histogram = self.sample_histogram(job)
-        summary.top_families = families(summary.top_deals, summary.top_rows,
-                                        self.deck.split(self.players), self.slap_rules)
+        summary.top_families = self.game.families(summary.top_deals, summary.top_rows,
+                                                  self.deck.split(self.players))
         summary.seconds = time.perf_counter() - started
         return summary
 

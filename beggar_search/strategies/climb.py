@@ -30,15 +30,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backward.closure import BMN_STEP, backward_closure, ers_step
+from .. import games
+from ..backward.closure import backward_closure
 from ..cards.deck import Deal, DeckError
-from ..cards.params import ERS, game_of
-from ..cards.ranked import RankedDeal
-from ..cards.slaps import SlapRules
-from ..engine import batch, ers_game
+from ..engine import batch
 from ..engine.batch import Recorder
-from ..engine.game import trajectory
-from ..engine.merging import families
 from ..engine.random import chunk_stream
 from .base import ChunkJob, Strategy
 
@@ -87,7 +83,7 @@ def _mirrors_apply(params: dict) -> bool:
     swapped, player 1 to lead): between two players, unless a slap policy favours one seat."""
     if int(params["players"]) != 2:
         return False
-    return game_of(params) != ERS or SlapRules.from_params(params).policy != "first"
+    return games.of(params).symmetric
 
 
 class ClimbStrategy(Strategy):
@@ -116,9 +112,8 @@ class ClimbStrategy(Strategy):
         super().__init__(params)
         self.extend = _setting(params, "extend", DEFAULT_EXTEND)
         self.closure_states = _setting(params, "closure_states", DEFAULT_CLOSURE_STATES)
-        self.deal_class = Deal if self.slap_rules is None else RankedDeal
-        self.step = BMN_STEP if self.slap_rules is None else ers_step(self.slap_rules,
-                                                                        self.players)
+        self.deal_class = self.game.deal_class
+        self.step = self.game.backward_step(self.players)
         # runs stored before these were read keep their deals (neither key: both False)
         self.mirrors = bool(params.get("mirrors")) and _mirrors_apply(params)
         self.own_states = bool(params.get("own_states"))
@@ -157,10 +152,7 @@ class ClimbStrategy(Strategy):
         in tricks (the closure knows each state's tricks to the end; ties by the deal), the
         longest first; else every deal found, sorted."""
         hands = self.deal_class.from_sequence(sequence, self.players, self.deck).hands
-        if self.slap_rules is None:
-            states = trajectory(hands, 0, self.max_tricks or None)
-        else:
-            states = ers_game.trajectory(hands, 0, self.slap_rules, self.max_tricks or None)
+        states = self.game.trajectory(hands, 0, self.max_tricks or None)
         if len(states) > 1 and sum(1 for hand in states[-1][0] if hand) == 1:
             states = states[:-1]  # the end, one player holding all: shared by any game
         to_end = range(len(states), 0, -1)  # tricks from each state to the game's end
@@ -201,8 +193,8 @@ class ClimbStrategy(Strategy):
         done, window = 0, self.extend  # families of the board read a window at a time
         while len(chosen) < self.extend and done < len(longest):
             part = slice(done, done + window)
-            for deal, family in zip(longest[part], families(longest[part], rows[part], split,
-                                                            self.slap_rules), strict=True):
+            for deal, family in zip(longest[part], self.game.families(longest[part], rows[part],
+                                                                      split), strict=True):
                 if len(chosen) < self.extend and family.family not in names:
                     chosen.append(deal)
                     names.update({family.family, family.mirror if self.mirrors else None})

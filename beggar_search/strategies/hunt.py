@@ -70,7 +70,7 @@ class HuntStrategy(Strategy):
 
         self.run_chunk(ChunkJob(self.name, 0, 1, self.params))
         casella = Deal.parse(CASELLA)  # any deck's kernels are the same compiled code
-        reach_state([list(h) for h in casella.hands], 0, max_states=3000)
+        reach_state([list(h) for h in casella.hands], 0, max_states=3000, game=self.game)
         record_loop(batch.new_recorder(0, casella.deck.size), 0, casella)
 
     def _seed_arrays(self):
@@ -96,7 +96,7 @@ class HuntStrategy(Strategy):
             hands = state_hands(found.sequences[f], found.sizes[f])
             leader, position = int(found.leaders[f]), int(found.places[f])
             reached = reach_state(hands, leader, self.deck,  # a states budget: deterministic
-                                  max_states=self.params["reach_states"])
+                                  max_states=self.params["reach_states"], game=self.game)
             swapped = reached.fair_deals_swapped if self.deck.size % 2 == 0 else []
             for text in reached.fair_deals + swapped:  # swapped: the renamed cycle's deals
                 recorder = record_loop(recorder, position, Deal.parse(text, self.deck))

@@ -7,12 +7,19 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from beggar_search.backward.reach import NoLoop, reach_ers, reach_state
+from beggar_search.backward.reach import NoLoop, reach, reach_state
 from beggar_search.cards.ranked import RankedDeal, RankedDeck
 from beggar_search.cards.slaps import SlapRules
 from beggar_search.engine import ers, rules
 from beggar_search.engine.batch import next_permutation
 from beggar_search.engine.game import cycle_name
+from beggar_search.games.ers import Ratscrew
+
+
+def reach_ers(deal, slap_rules, deck=None, **budget):
+    """``backward.reach.reach`` of a ranked deal under ``slap_rules`` (two players)."""
+    return reach(deal, deck, game=Ratscrew(slap_rules, 2), **budget)
+
 
 CENSUS_DECK = RankedDeck.parse("8=2,9=2,T=2,J=2,Q=1,K=1")  # 226,800 deals, 180 cycles a policy
 README_DECK = RankedDeck.parse("9=4,T=4,J=2,Q=1,K=1")
@@ -95,7 +102,7 @@ def test_refusals():
         reach_ers("T99JTT/9KTQJ9", SlapRules.parse("pair", "odds:0.5,0.5", True, 2),
                   README_DECK)
     with pytest.raises(ValueError):
-        reach_state([[7, 7], []], 1, None, slap_rules=rules_)
+        reach_state([[7, 7], []], 1, None, game=Ratscrew(rules_, 2))
 
 
 def test_command(capsys):

@@ -11,12 +11,19 @@ from click.testing import CliRunner
 from published import CASELLA, NESSLER
 
 from beggar_search.backward.closure import POW5, POW13, pack_state, unpack_state
-from beggar_search.backward.reach import NoLoop, reach, reach_state
+from beggar_search.backward.reach import NoLoop, reach_state
+from beggar_search.backward.reach import reach as reach_of
 from beggar_search.cards.deck import Deal, Deck, format_hands
 from beggar_search.cli import cli
 from beggar_search.engine import play, play_state, rules
 from beggar_search.engine.batch import next_permutation
 from beggar_search.engine.game import cycle_name
+from beggar_search.games import BMN
+
+
+def reach(deal, deck=None, **budget):
+    """``backward.reach.reach`` of a Beggar-my-neighbour deal."""
+    return reach_of(deal, deck, game=BMN, **budget)
 
 
 def all_sequences(deck: Deck) -> np.ndarray:
@@ -89,7 +96,7 @@ def test_reach_equals_brute_force_on_all_states(counts, players):
         start = [found[cycle][0] for found in leading if cycle in found]
         if not start:
             continue  # no fair deal reaches this cycle: reached from a state below
-        result = reach_state(start[0], 0 if cycle in leading[0] else 1, deck)
+        result = reach_state(start[0], 0 if cycle in leading[0] else 1, deck, game=BMN)
         assert result.cycle == cycle and result.complete
         assert (result.states, result.depth) == (count, depth)
         assert result.fair_deals == sorted(format_hands(h) for h in leading[0].get(cycle, []))
@@ -109,7 +116,7 @@ def test_reach_from_any_state_of_a_cycle():
             hands = hands_of(sequence, sizes)
             result = play_state(hands, 0)
             if result.outcome == "loop":
-                reached = reach_state(hands, 0, deck)
+                reached = reach_state(hands, 0, deck, game=BMN)
                 assert reached.states == states[result.cycle][0]
 
 

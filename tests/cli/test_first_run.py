@@ -352,11 +352,12 @@ def test_plots_compare_on_one_bin_width_and_name_the_game(tmp_path):
 
 
 def test_the_ratscrew_label_names_the_slap_rules():
-    from beggar_search.cards.params import describe
+    from beggar_search import games
 
-    assert describe({"game": "ers", "slap_rules": "pair", "slap_policy": "odds:0.5,0.5",
-                     "slap_in": True}) == "Egyptian ratscrew, slaps pair by odds:0.5,0.5"
-    assert describe({}) == "Beggar-my-neighbour"
+    assert games.of({"game": "ers", "slap_rules": "pair", "slap_policy": "odds:0.5,0.5",
+                     "slap_in": True, "players": 2}).describe() == (
+        "Egyptian ratscrew, slaps pair by odds:0.5,0.5")
+    assert games.of({}).describe() == "Beggar-my-neighbour"
 
 
 class SlowPool:

@@ -20,10 +20,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from beggar_search import games
 from beggar_search.cards.ranked import RANKS
 from beggar_search.cli import cli
 from beggar_search.engine import ers_game, game
-from beggar_search.report.replay import cap_of, slaps_of
+from beggar_search.report.replay import cap_of
 from beggar_search.report.serve import make_server
 from beggar_search.store import Store
 
@@ -184,7 +185,7 @@ def test_the_replay_after_n_clicks_is_the_state_play_trace_gives(site, report_re
     trace = data(site, f"trace-{key}")
     with Store(report_results, create=False, writing=False) as store:
         params = store.run(trace["run"]).params
-    slaps, cap = slaps_of(params), cap_of(params)
+    slaps, cap = getattr(games.of(params), "slap_rules", None), cap_of(params)  # ratscrew's
     if slaps is None:
         records, _ = game.trace(trace["deal"], params["deck"], max_tricks=cap)
         states = game.trajectory(game.as_deal(trace["deal"], params["deck"]).hands, 0, cap)

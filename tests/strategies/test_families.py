@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from naive import play_naive, trick_naive
 from storeview import stored
 
-from beggar_search import Deal, Deck, driver
+from beggar_search import Deal, Deck, driver, games
 from beggar_search.cli import cli, main
 from beggar_search.engine import rules
 from beggar_search.engine.merging import family_of, merge_point, state_name
@@ -62,7 +62,7 @@ def test_family_is_the_last_state_before_the_end(chunk):
         assert sum(1 for h in hands if h) == 2 and sum(1 for h in states[-1][0] if h) == 1
         assert family.family == state_name(rules.State.from_hands(hands, leader))
         assert family.mirror == state_name(rules.State.from_hands(hands[::-1], 1 - leader))
-        assert family_of(deal.hands) == family
+        assert family_of(deal.hands, games.BMN) == family
 
 
 def test_every_game_on_the_board_replays_to_its_length(chunk):
@@ -96,7 +96,7 @@ def test_a_family_is_fair_merges_and_its_mirror_has_equal_lengths(chunk):
             # the mirror (hands swapped, player 2 to lead) plays as many cards
             mirrored = play_naive([list(h) for h in deal.hands[::-1]], 1)
             assert mirrored["cards"] == cards
-            assert family_of(deal.hands).mirror == family.mirror
+            assert family_of(deal.hands, games.BMN).mirror == family.mirror
 
 
 def test_mirrors_and_own_states_are_read_and_older_runs_keep_their_deals():
@@ -198,7 +198,6 @@ def test_parents_are_of_distinct_families():
     """The climber extends the longest deals of distinct families, a mirror pair as one."""
     from beggar_search.engine import batch
     from beggar_search.engine.batch import new_recorder
-    from beggar_search.engine.merging import families
     from beggar_search.engine.random import chunk_stream
     from beggar_search.strategies import strategy_for
 
@@ -207,7 +206,7 @@ def test_parents_are_of_distinct_families():
     strategy = strategy_for("climb", params)
     recorder = strategy.engine.random_chunk(chunk_stream(1, 0), 4000, new_recorder(60, 12))
     _, rows, deals = batch.leaderboard(recorder)
-    board = families(deals, rows, Deck.parse(small).split(2))
+    board = games.BMN.families(deals, rows, Deck.parse(small).split(2))
     place = {bytes(d): i for i, d in enumerate(deals)}
     chosen = [place[bytes(d)] for d in strategy._parents(rows, deals)]
     assert len(chosen) == 6 and chosen == sorted(chosen) and chosen != list(range(6))

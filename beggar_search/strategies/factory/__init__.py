@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ... import games
 from ...cards.deck import Deck, DeckError
-from ...cards.params import deck_of, game_of
 from ...cycles import kept as cycles
 from ...cycles import moves, perturb, walk
 from ...engine import batch, rules
@@ -51,7 +51,7 @@ from ...engine.batch import ChunkSummary
 from ...engine.game import cycle_key, cycle_name
 from ...engine.kernels import RANDOM, choose
 from ...engine.random import chunk_stream
-from ...games.bmn import BMN_CYCLES, cycle_game
+from ...games.bmn import BMN_CYCLES
 from ...store.cycle_families import figures
 from ...store.records import CATALOGUED, MET, CycleRecord, InTree
 from ...text import plural
@@ -103,7 +103,7 @@ def _hands(text: str, deck: Deck, game=BMN_CYCLES):
 
 def cycle_node(hands, leader: int, game=BMN_CYCLES) -> CycleNode | None:
     """The cycle a state plays into, or None when its game ends (``game``: the run's
-    ``CycleGame``, ``games.bmn``)."""
+    ``CycleGame``, ``games.protocol``)."""
     states = game.state_cycle(hands, leader)
     if not states:
         return None
@@ -182,8 +182,9 @@ class FactoryStrategy(Strategy):
         params.setdefault("kick_rounds", None)
         params.setdefault("kick_every", KICK_EVERY)  # absent from older runs: no interleave
         if not params.get("engine"):  # the kernel the seeding's fair deals are played with
-            params["engine"] = choose(deck_of(params), int(params["players"]), RANDOM,
-                                      game_of(params)).name
+            game = games.of(params)
+            params["engine"] = choose(game.deck(params["deck"]), int(params["players"]), RANDOM,
+                                      game.kernel).name
         params.setdefault("reach_states", REACH_STATES)
         return params
 
@@ -192,8 +193,8 @@ class FactoryStrategy(Strategy):
         self.config = moves.move_config(params.get("moves", moves.DEFAULT_MOVES),
                                         params.get("blocks", moves.DEFAULT_BLOCKS),
                                         params.get("exchanges", moves.DEFAULT_EXCHANGES))
-        self.game = cycle_game(params)  # how states of the run's game are played and written
-        self.fast = self.players == 2 and self.game.masks  # tried states on the bitboard kernel
+        self.cycles = self.game.cycle_game()  # how the run's game's states are played, written
+        self.fast = self.players == 2 and self.cycles.masks  # tried states on the bitboard kernel
         self.store = None
         self.run_id = None
 
@@ -247,7 +248,7 @@ class FactoryStrategy(Strategy):
         nodes = []
         for row in self.store.family(self.run_id, generation):
             if row["state_chunk"] in chunks:
-                nodes.append(cycle_node(*self.game.parse_state(row["state"]), self.game))
+                nodes.append(cycle_node(*self.cycles.parse_state(row["state"]), self.cycles))
         return nodes
 
     def pack(self, frontier: list[CycleNode]) -> list[list[dict]]:
@@ -270,7 +271,7 @@ class FactoryStrategy(Strategy):
 
     def warm_up(self) -> None:
         """Compile the move, kick, seeding and backward-search kernels on a tiny deck."""
-        players, game = self.players, self.game
+        players, game = self.players, self.cycles
         tiny_deck, tiny_hands = game.tiny(players)
         tiny = game.format_state(tiny_hands, 0)
         node = cycle_node(tiny_hands, 0, game)
@@ -311,11 +312,11 @@ class FactoryStrategy(Strategy):
         generation = int(work.get("generation", 0))
         met = perturb.random_state_cycles(chunk_stream(self.params["seed"], chunk),
                                           self.deck.sorted_cards(), players, known, tries,
-                                          SEED_FOUND, self.game.new_exact(players))
+                                          SEED_FOUND, self.cycles.new_exact(players))
         found, names = [], set()
         for sequence, sizes, leader, position in zip(met.sequences, met.sizes, met.leaders,
                                                      met.tries_at, strict=True):
-            node = cycle_node(cycles.state_hands(sequence, sizes), int(leader), self.game)
+            node = cycle_node(cycles.state_hands(sequence, sizes), int(leader), self.cycles)
             names.add(node.cycle)
             found.append(_met(node, int(position), generation, None, "random state"))
         deals = int(self.params.get("seed_fair_deals") or 0)
@@ -329,7 +330,7 @@ class FactoryStrategy(Strategy):
             if cycle in names or key in known or len(found) >= 2 * SEED_FOUND:
                 continue
             names.add(cycle)
-            node = cycle_node(cycles.state_hands(recorder.loop_deals[k], split), 0, self.game)
+            node = cycle_node(cycles.state_hands(recorder.loop_deals[k], split), 0, self.cycles)
             found.append(_met(node, tries + int(recorder.loop_positions[k]), generation, None,
                               "random fair deal"))
         return ChunkSummary.of_tries(batch.new_recorder(0, n), players,
@@ -345,7 +346,7 @@ class FactoryStrategy(Strategy):
         generation = int(work.get("generation", 0))
         found = []
         for position, (hands, leader) in enumerate(grown.states):
-            node = cycle_node(hands, leader, self.game)
+            node = cycle_node(hands, leader, self.cycles)
             if node is not None and node.cycle not in known:
                 found.append(_met(node, position, generation, None, "grown"))
         return ChunkSummary.of_tries(batch.new_recorder(0, self.deck.size), self.players,
@@ -356,7 +357,7 @@ class FactoryStrategy(Strategy):
         each with the cycle kicked as its parent."""
         n, players = self.deck.size, self.players
         items = work["items"]
-        seeds = cycles.state_arrays([self.game.parse_state(item["state"]) for item in items], n,
+        seeds = cycles.state_arrays([self.cycles.parse_state(item["state"]) for item in items], n,
                                     players)
         kick = work["kick"]
         low, high = self.params.get("kick_moves", perturb.DEFAULT_KICK_MOVES)
@@ -366,11 +367,11 @@ class FactoryStrategy(Strategy):
         counts = np.zeros(3, dtype=np.int64)
         kept = perturb.kick_chunk_with(chunk_stream(self.params["seed"], chunk), seeds, config,
                                        _keys(work["known"]), tries, found, counts, self.fast,
-                                       self.game.new_exact(players))
+                                       self.cycles.new_exact(players))
         entries = []
         for f in range(kept):
             node = cycle_node(cycles.state_hands(found.sequences[f], found.sizes[f]),
-                              int(found.leaders[f]), self.game)
+                              int(found.leaders[f]), self.cycles)
             entries.append(_met(node, int(found.places[f]), int(work["generation"]),
                                 items[int(found.moves[f])]["cycle"], f"kick {kick}"))
         summary = ChunkSummary.of_tries(batch.new_recorder(0, n), players, int(counts[0]),
@@ -383,7 +384,7 @@ class FactoryStrategy(Strategy):
         """Every move of the chunk's states; catalogue the cycles whose first state it holds."""
         n, players = self.deck.size, self.players
         items = work["items"]
-        states = [self.game.parse_state(item["state"]) for item in items]
+        states = [self.cycles.parse_state(item["state"]) for item in items]
         per_state = int(moves.move_count(n, players, self.config))
         capacity = per_state + 64
         found = cycles.new_kept(capacity, n, players)
@@ -395,7 +396,7 @@ class FactoryStrategy(Strategy):
         rows = cycles.state_arrays(states, n, players)
         seen = walk.seen_scratch(n, players, self.config, len(items), self.fast)
         tried = cycles.new_tried(per_state if self.fast else 0, n, players, self.fast)
-        exact = self.game.new_exact(players)
+        exact = self.cycles.new_exact(players)
         known = _keys(work["known"])
         while cursor[walk.X_ITEM] < len(items):
             walk.expand(rows, own, self.config, known, cursor, found, stats,
@@ -406,7 +407,7 @@ class FactoryStrategy(Strategy):
         entries = []
         for f in range(int(cursor[walk.X_KEPT])):
             node = cycle_node(cycles.state_hands(found.sequences[f], found.sizes[f]),
-                              int(found.leaders[f]), self.game)
+                              int(found.leaders[f]), self.cycles)
             where = int(found.places[f])
             entries.append(_met(
                 node, where * per_state + int(found.moves[f]), generation + 1,
@@ -432,7 +433,7 @@ class FactoryStrategy(Strategy):
         """A cycle's in-tree (and its renamed copies'), its fair deals recorded as loops at
         ``position``; returns the recorder and the cycle's catalogue records.  A game with
         no backward search (``game.reach`` None) catalogues its cycles without in-trees."""
-        game = self.game
+        game = self.cycles
         hands, leader = state
         node = cycle_node(hands, leader, game)
         budget = self.params["reach_states"]
@@ -488,7 +489,7 @@ class _Plan:
             self.per_round = GROW_CHUNKS
         self.rounds = int(params.get("seed_rounds") or 1) if self.per_round else 0
         self.floor = self.patience = GROW_PATIENCE if grows else SEED_PATIENCE
-        starts = [start_node(text, self.factory.deck, self.factory.players, self.factory.game)
+        starts = [start_node(text, self.factory.deck, self.factory.players, self.factory.cycles)
                   for text in params["starts"]]
         self.frontier = self._new(starts)
 
