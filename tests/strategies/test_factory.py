@@ -2,9 +2,11 @@
 
 import itertools
 import json
+import math
 import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -21,6 +23,7 @@ from beggar_search.strategies.factory import (
     SEED_PATIENCE,
     start_node,
 )
+from beggar_search.text import short
 
 TINY = "plain=5,J=2,Q=1,K=1"
 EIGHT = "plain=8,J=2,Q=2,K=2,A=2"
@@ -138,6 +141,13 @@ def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks
         resumed = stopped_and_resumed(store, params)
         assert catalogue(store, resumed["run"]) == whole
     assert resumed["deals"] == one["deals"] and resumed["loops"] == one["loops"]
+    # how far in tries: counted in the order of chunks, whatever the workers or a stop
+    in_tries = ("first_cycle_tries", "last_cycle_tries", "tries_since_new_cycle",
+                "seeding_tries", "walking_tries", "kicking_tries")
+    assert one["first_cycle_tries"] is None and one["seeding_tries"] == 0  # from a start
+    assert [one[k] for k in in_tries] == [two[k] for k in in_tries] == [
+        resumed[k] for k in in_tries]
+    assert one["kicking_tries"] == (kick_chunks * tries if kicks else 0)
 
 
 def test_runs_are_deterministic_resumable_and_worker_independent_small(tmp_path):
@@ -333,3 +343,53 @@ def test_kicks_go_on_until_idle_and_catalogue_what_they_meet(tmp_path):
             assert loops.get(row["cycle"], set()) == truth[row["cycle"]]
         else:
             assert row["cycle"] not in loops
+
+
+def test_progress_says_the_phase_and_how_far_it_has_come_in_tries(tmp_path):
+    """From nothing on TINY: the progress line names the phase of each chunk as the plan
+    makes it (seeding, then walking); the first cycle is met after exactly the tries that
+    random states of the first chunk's stream take to loop; the phases' tries add up to the
+    run's; ``show`` says them, with the islands."""
+    from beggar_search.cli.common import summary_text
+    from beggar_search.cycles.perturb import random_state_cycles
+    from beggar_search.engine.random import chunk_stream
+
+    params = factory_params(TINY, seed_chunks=1, seed_rounds=2)
+    with Store(tmp_path / "p.sqlite") as store:
+        run = store.create_run("factory", params, "test")
+        strategy = driver.strategy_for("factory", params)
+        strategy.attach(store, run)
+        said = []
+        for job in strategy.plan(set()):
+            if job is PENDING:
+                continue
+            said.append((job.work["phase"], strategy.phase))
+            store.add_chunk(run, strategy.record(job, execute(job)), 0, 1.0)
+            strategy.family_read = -math.inf
+            line = strategy.progress(store, store.run(run.id))
+        store.set_status(run.id, "done")
+        summary = driver.summarise(store, run.id)
+    words = {"seed": "seeding (round ", "walk": "walking (generation "}
+    assert {phase for phase, _ in said} == {"seed", "walk"}
+    assert all(text.startswith(words[phase]) for phase, text in said)
+    assert said[0] == ("seed", "seeding (round 1)") and said[1][1].startswith("walking")
+    first = summary["first_cycle_tries"]
+    cards = Deck.parse(TINY).sorted_cards()
+    none = np.zeros(0, dtype=np.int64)
+    before = random_state_cycles(chunk_stream(params["seed"], 0), cards, 2, none, first - 1, 4)
+    met = random_state_cycles(chunk_stream(params["seed"], 0), cards, 2, none, first, 4)
+    assert len(before.leaders) == 0 and len(met.leaders) == 1
+    assert summary["cycles"] == 2 and summary["islands"] == 1
+    assert (summary["seeding_tries"] + summary["walking_tries"] + summary["kicking_tries"]
+            == summary["deals"]) and summary["walking_tries"] > 0 == summary["kicking_tries"]
+    assert summary["tries_since_new_cycle"] == summary["deals"] - summary["last_cycle_tries"]
+    assert first <= summary["last_cycle_tries"] < summary["deals"]
+    assert line == (f"2 cycles in 1 island, 2 fair (12 deals); {said[-1][1]};"
+                    f" {short(summary['tries_since_new_cycle'])} tries since a new cycle")
+    text = summary_text(summary).splitlines()
+    assert "family     2 cycles in 1 island; 2 reached by fair deals (1 island), 12 fair deals" \
+        in text
+    assert (f"found      first cycle after {first:,} tries, the last new one"
+            f" {summary['tries_since_new_cycle']:,} tries ago") in text
+    assert (f"phases     seeding {short(summary['seeding_tries'])} tries, walking"
+            f" {short(summary['walking_tries'])}, kicking 0") in text
