@@ -253,6 +253,15 @@ def test_factory_command_and_export(tmp_path):
     assert {"generation", "parent", "move", "mirror", "own_mirror", "fair_deals",
             "fair_deals_swapped", "reach_depth", "island"} <= set(header.split(","))
     assert rows
+    shown = json.loads(CliRunner().invoke(cli, ["show", "--db", db, "--json"]).output)
+    text = CliRunner().invoke(cli, ["show", "--db", db]).output.splitlines()
+    islands = {row.split(",")[header.split(",").index("island")] for row in rows}
+    assert shown["islands"] == len(islands) and shown["cycles"] == len(rows)
+    assert any(line.startswith(f"family     {len(rows)} cycles in {len(islands)} island")
+               for line in text)
+    assert f"found      first cycle after {shown['first_cycle_tries']:,} tries, the last new" \
+        f" one {shown['tries_since_new_cycle']:,} tries ago" in text
+    assert shown["seeding_tries"] + shown["walking_tries"] == shown["tries"]
 
 
 def test_a_schema_1_file_opens_and_takes_a_factory_run(tmp_path):
