@@ -402,3 +402,27 @@ def test_progress_says_the_phase_and_how_far_it_has_come_in_tries(tmp_path):
             f" {summary['tries_since_new_cycle']:,} tries ago") in text
     assert (f"phases     seeding {short(summary['seeding_tries'])} tries, walking"
             f" {short(summary['walking_tries'])}, kicking 0") in text
+
+
+def test_tries_are_counted_in_chunk_order_whatever_the_kind_of_place():
+    """A cycle met at place p of chunk c: the tries of the chunks before c, then p + 1 (a
+    walk's move number at most its chunk's tries; a grown cycle at its chunk's end); a
+    run's starts count as met at try 0; the seeding's tries are what the moves leave."""
+    from beggar_search.strategies.factory.progress import tries_figures
+
+    chunks = [(0, 100), (1, 50), (3, 1000)]  # chunk 2 not stored
+    moves = [{"move": "swap", "tries": 40}, {"move": "kick swaps", "tries": 1000}]
+    rows = [{"cycle": "a", "move": "random state", "state_chunk": 0, "state_position": 9},
+            {"cycle": "b", "move": "swap", "state_chunk": 1, "state_position": 70},
+            {"cycle": "c", "move": "mirror", "state_chunk": 3, "state_position": 999},
+            {"cycle": "d", "move": "kick swaps", "state_chunk": 2, "state_position": 5}]
+    figures = tries_figures(rows, chunks, moves)
+    assert figures == {"first_cycle_tries": 10, "last_cycle_tries": 150,
+                       "tries_since_new_cycle": 1000, "seeding_tries": 110,
+                       "walking_tries": 40, "kicking_tries": 1000}
+    grown = [{"cycle": "g", "move": "grown", "state_chunk": 1, "state_position": 2}]
+    assert tries_figures(grown, chunks, [])["first_cycle_tries"] == 150
+    started = [{"cycle": "s", "move": "start", "state_chunk": 0, "state_position": 0}]
+    assert tries_figures(started, chunks, moves)["first_cycle_tries"] is None
+    assert tries_figures(started, chunks, moves)["tries_since_new_cycle"] == 1150
+    assert tries_figures([], [], [])["tries_since_new_cycle"] is None

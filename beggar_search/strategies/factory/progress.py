@@ -28,16 +28,15 @@ def met_after(row: dict, chunks: list[int], before: list[int], sizes: list[int])
     """The tries until the run met the cycle of ``row`` (see the module); None when its chunk
     is not stored.  ``chunks``: the stored chunk numbers, in order; ``before``: the tries of
     the chunks before each; ``sizes``: each one's tries."""
-    chunk = row.get("state_chunk")
-    if chunk is None:
+    chunk, place = row.get("state_chunk"), row.get("state_position") or 0
+    if not isinstance(chunk, int) or not isinstance(place, int):  # none, or not ours
         return None
     at = bisect.bisect_left(chunks, chunk)
     if at == len(chunks) or chunks[at] != chunk:
         return None
     size = sizes[at]
     # places are 0-based (a try number, a move number): the try that met it is the place + 1
-    place = size if row.get("move") == "grown" else min(int(row.get("state_position") or 0) + 1,
-                                                         size)
+    place = size if row.get("move") == "grown" else min(place + 1, size)
     return before[at] + place
 
 
