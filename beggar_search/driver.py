@@ -58,6 +58,7 @@ CYCLE_LINE_WIDTH = 120  # a "new cycle" line past this leaves out its example (a
 CPU_WINDOW = 60.0  # chunk seconds (summed over workers) a reading of the workers' CPU spans
 CPU_LOW = 0.75  # a share of their CPU below this is said, once (other jobs on the machine)
 CPU_BACK = 0.9  # and once it is back above this
+PROGRESS_EVERY = 600.0  # seconds between two progress lines where no bar is shown (a log)
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
 # tqdm's monitor is a thread per bar for bars updated rarely: ours are (per chunk), and a
 # thread that cannot start (a memory limit) made it warn
@@ -218,6 +219,7 @@ class Session:
     cycles_said: int = 0  # new cycles met in this sitting (the first CYCLE_LINES are printed)
     compiled_in_search: float = 0.0  # the workers' compiles during chunks, per worker (s)
     cpu: CpuWatch = field(default_factory=CpuWatch)  # whether the workers get their CPU
+    progress_said: float = 0.0  # when the last progress line went to a log (time.monotonic)
 
     def execute(self) -> dict:
         """Play and store the run's chunks until it is done, out of time or stopped; its summary
@@ -290,7 +292,7 @@ class Session:
         self.store.on_wait = lambda text: self._message(bar, text, always=True)
         self.store.stop_waiting = lambda: sitting.dropping
         self.elapsed_before = self.run.elapsed
-        self.started = time.monotonic()
+        self.started = self.progress_said = time.monotonic()
         self.compiled_in_search = 0.0
         hours = self.run.params.get("hours")
         sitting.deadline = (None if hours is None else
@@ -456,12 +458,29 @@ class Session:
         self._describe(strategy, bar)
 
     def _describe(self, strategy: Strategy, bar) -> None:
-        """The bar's progress line, as the strategy words it (when the bar is shown)."""
+        """The bar's progress line, as the strategy words it; where no bar is shown (stderr
+        not a terminal: a log), the same line every ``PROGRESS_EVERY`` seconds, unless
+        quiet."""
         if bar.disable:
+            self._log_progress(strategy, bar)
             return
         line = strategy.progress(self.store, self.store.run(self.run.id))
         if line is not None:
             bar.set_postfix_str(line, refresh=False)
+
+    def _log_progress(self, strategy: Strategy, bar) -> None:
+        now = time.monotonic()
+        if self.quiet or not hasattr(self, "started") or now - self.progress_said < \
+                PROGRESS_EVERY:
+            return
+        run = self.store.run(self.run.id)
+        line = strategy.progress(self.store, run)
+        if line is None:
+            return
+        self.progress_said = now
+        elapsed = self.elapsed_before + now - self.started - self.compiled_in_search
+        self._message(bar, f"progress: {run.deals:,} {strategy.unit} in {elapsed:,.0f} s;"
+                           f" {line}")
 
     def _message(self, bar, text: str, always: bool = False) -> None:
         if self.quiet and not always:

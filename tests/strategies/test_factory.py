@@ -23,7 +23,7 @@ from beggar_search.strategies.factory import (
     SEED_PATIENCE,
     start_node,
 )
-from beggar_search.text import short
+from beggar_search.text import plural, short
 
 TINY = "plain=5,J=2,Q=1,K=1"
 EIGHT = "plain=8,J=2,Q=2,K=2,A=2"
@@ -426,3 +426,24 @@ def test_tries_are_counted_in_chunk_order_whatever_the_kind_of_place():
     assert tries_figures(started, chunks, moves)["first_cycle_tries"] is None
     assert tries_figures(started, chunks, moves)["tries_since_new_cycle"] == 1150
     assert tries_figures([], [], [])["tries_since_new_cycle"] is None
+
+
+def test_a_run_without_a_terminal_logs_its_progress_line(tmp_path, monkeypatch, capsys):
+    """stderr not a terminal (a log): the progress line every ``PROGRESS_EVERY`` seconds, with
+    the tries and seconds so far; none when quiet."""
+    monkeypatch.setattr(driver, "PROGRESS_EVERY", 0.0)
+    params = factory_params(EIGHT, starts=[EIGHT_LOOP], moves=["leader"])
+    with Store(tmp_path / "l.sqlite") as store:
+        summary = driver.start(store, "factory", params, 1)
+        err = capsys.readouterr().err
+        driver.start(store, "factory", params, 1, quiet=True)
+        assert "progress:" not in capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("progress: ")]
+    assert lines and lines[-1].startswith(f"progress: {summary['deals']:,} tries in ")
+    assert lines[-1].endswith(f"{plural(summary['cycles'], 'cycle')} in"
+                              f" {plural(summary['islands'], 'island')},"
+                              f" {summary['fair_cycles']:,} fair"
+                              f" ({plural(summary['fair_deals'], 'deal')}); walking"
+                              f" (generation 1, 1 cycle);"
+                              f" {short(summary['tries_since_new_cycle'])} tries since a new"
+                              " cycle")
