@@ -219,7 +219,8 @@ class Session:
     cycles_said: int = 0  # new cycles met in this sitting (the first CYCLE_LINES are printed)
     compiled_in_search: float = 0.0  # the workers' compiles during chunks, per worker (s)
     cpu: CpuWatch = field(default_factory=CpuWatch)  # whether the workers get their CPU
-    progress_said: float = 0.0  # when the last progress line went to a log (time.monotonic)
+    # when the last progress line went to a log (time.monotonic; the sitting's start)
+    progress_said: float = field(default_factory=time.monotonic)
 
     def execute(self) -> dict:
         """Play and store the run's chunks until it is done, out of time or stopped; its summary
