@@ -444,6 +444,6 @@ def test_a_run_without_a_terminal_logs_its_progress_line(tmp_path, monkeypatch, 
                               f" {plural(summary['islands'], 'island')},"
                               f" {summary['fair_cycles']:,} fair"
                               f" ({plural(summary['fair_deals'], 'deal')}); walking"
-                              f" (generation 1, 1 cycle);"
+                              f" (generation 0, 1 cycle);"
                               f" {short(summary['tries_since_new_cycle'])} tries since a new"
                               " cycle")

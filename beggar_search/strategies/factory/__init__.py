@@ -566,7 +566,8 @@ class _Plan:
         while self.frontier:
             self.frontier.sort(key=lambda node: node.cycle)
             self.walked += self.frontier
-            self.factory.phase = (f"{WALKING} (generation {self.generation + 1},"
+            # the generation walked: its cycles' (0: the starts and the seeding's)
+            self.factory.phase = (f"{WALKING} (generation {self.generation},"
                                   f" {plural(len(self.frontier), 'cycle')})")
             known = sorted(self.known)
             works = self._interleaved(self.factory.pack(self.frontier), known)
