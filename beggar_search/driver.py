@@ -28,6 +28,7 @@ import signal
 import sqlite3
 import sys
 import time
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -47,11 +48,16 @@ from .strategies import (
     strategy_for,
 )
 from .strategies.units import strategy_class
+from .text import short
 from .version import commit
 
 CYCLE_LINES = 20  # "new cycle" lines a sitting prints; past them one line says so
 CYCLE_LINE_WIDTH = 120  # a "new cycle" line past this leaves out its example (a factory's
 # state runs to 200 characters and more: a wall of wrapped text in a terminal)
+CPU_WINDOW = 60.0  # chunk seconds (summed over workers) a reading of the workers' CPU spans
+CPU_LOW = 0.75  # a share of their CPU below this is said, once (other jobs on the machine)
+CPU_BACK = 0.9  # and once it is back above this
+PROGRESS_EVERY = 600.0  # seconds between two progress lines where no bar is shown (a log)
 STOP_GRACE = 10.0  # seconds the chunks in flight get to finish after a stop or the deadline
 # tqdm's monitor is a thread per bar for bars updated rarely: ours are (per chunk), and a
 # thread that cannot start (a memory limit) made it warn
@@ -97,6 +103,48 @@ def cycle_line(cycle) -> str:
     if len(line) + 2 + len(cycle.example) <= CYCLE_LINE_WIDTH:
         return f"{line}  {cycle.example}"
     return f"{line} (its state: `export --what cycles`)"
+
+
+@dataclass
+class CpuWatch:
+    """Whether the workers get the CPU they ask for: the CPU seconds their chunks' threads
+    got against the chunks' seconds, over the last ``CPU_WINDOW`` seconds of chunks.
+
+    A share below ``CPU_LOW`` (other jobs on the machine) is said once, with the rate it
+    leaves against the best one of the sitting: the run then plays fewer tries an hour, the
+    same finds per try.  Its end is said once the share is back above ``CPU_BACK``.  A
+    reading needs a full window, so that a short or bursty sitting says nothing.
+    """
+
+    unit: str = "deals"
+    chunks: deque = field(default_factory=deque)  # (seconds, cpu seconds, deals) a chunk
+    best: float = 0.0  # the best rate of a full window, a worker (unit/s)
+    low: bool = False  # the share is low (said)
+
+    def add(self, seconds: float, cpu: float | None, deals: int) -> str | None:
+        """A chunk stored: its seconds, its thread's CPU seconds (None: not measured) and its
+        deals; the line to say, when the share has just fallen or come back."""
+        if cpu is None or seconds <= 0:
+            return None
+        self.chunks.append((seconds, cpu, deals))
+        wall = sum(chunk[0] for chunk in self.chunks)
+        while len(self.chunks) > 1 and wall - self.chunks[0][0] >= CPU_WINDOW:
+            wall -= self.chunks.popleft()[0]
+        if wall < CPU_WINDOW:
+            return None
+        share = min(sum(chunk[1] for chunk in self.chunks) / wall, 1.0)
+        rate = sum(chunk[2] for chunk in self.chunks) / wall
+        self.best = max(self.best, rate)
+        if not self.low and share < CPU_LOW:
+            self.low = True
+            return (f"slowed: workers got {share:.0%} of their CPU over {wall:.0f} s (other"
+                    f" jobs?): {short(rate)} {self.unit}/s each, best {short(self.best)};"
+                    " finds per try unchanged")
+        if self.low and share > CPU_BACK:
+            self.low = False
+            return (f"back to speed: workers got {share:.0%} of their CPU over"
+                    f" {wall:.0f} s: {short(rate)} {self.unit}/s each")
+        return None
 
 
 @dataclass
@@ -169,11 +217,15 @@ class Session:
     pool: Pool | None = None  # a pool already made (``start`` makes it before the run)
     cycles_said: int = 0  # new cycles met in this sitting (the first CYCLE_LINES are printed)
     compiled_in_search: float = 0.0  # the workers' compiles during chunks, per worker (s)
+    cpu: CpuWatch = field(default_factory=CpuWatch)  # whether the workers get their CPU
+    # when the last progress line went to a log (time.monotonic; the sitting's start)
+    progress_said: float = field(default_factory=time.monotonic)
 
     def execute(self) -> dict:
         """Play and store the run's chunks until it is done, out of time or stopped; its summary
         (a chunk that fails or cannot be stored is a ``UserError``)."""
         strategy = strategy_for(self.run.strategy, self.run.params)
+        self.cpu.unit = strategy.unit
         jobs = self._plan(strategy)
         bar = self._open_bar(strategy)
         sitting = Sitting()
@@ -240,7 +292,7 @@ class Session:
         self.store.on_wait = lambda text: self._message(bar, text, always=True)
         self.store.stop_waiting = lambda: sitting.dropping
         self.elapsed_before = self.run.elapsed
-        self.started = time.monotonic()
+        self.started = self.progress_said = time.monotonic()
         self.compiled_in_search = 0.0
         hours = self.run.params.get("hours")
         sitting.deadline = (None if hours is None else
@@ -389,6 +441,10 @@ class Session:
         record = strategy.record(job, summary)
         news = self.store.add_chunk(self.run, record, strategy.top_k, elapsed)
         bar.update(record.deals)  # what the run's deals count (a factory's tries stored)
+        slowed = self.cpu.add(float(getattr(summary, "seconds", 0)),
+                              getattr(summary, "cpu_seconds", None), record.deals)
+        if slowed:
+            self._message(bar, slowed)
         if news.record:
             self._message(bar, f"new longest game: {news.record['cards']} cards, "
                                f"{news.record['tricks']} tricks  {news.record['deal']}")
@@ -402,12 +458,29 @@ class Session:
         self._describe(strategy, bar)
 
     def _describe(self, strategy: Strategy, bar) -> None:
-        """The bar's progress line, as the strategy words it (when the bar is shown)."""
+        """The bar's progress line, as the strategy words it; where no bar is shown (stderr
+        not a terminal: a log), the same line every ``PROGRESS_EVERY`` seconds, unless
+        quiet."""
         if bar.disable:
+            self._log_progress(strategy, bar)
             return
         line = strategy.progress(self.store, self.store.run(self.run.id))
         if line is not None:
             bar.set_postfix_str(line, refresh=False)
+
+    def _log_progress(self, strategy: Strategy, bar) -> None:
+        now = time.monotonic()
+        if self.quiet or not hasattr(self, "started") or now - self.progress_said < \
+                PROGRESS_EVERY:
+            return
+        run = self.store.run(self.run.id)
+        line = strategy.progress(self.store, run)
+        if line is None:
+            return
+        self.progress_said = now
+        elapsed = self.elapsed_before + now - self.started - self.compiled_in_search
+        self._message(bar, f"progress: {run.deals:,} {strategy.unit} in {elapsed:,.0f} s;"
+                           f" {line}")
 
     def _message(self, bar, text: str, always: bool = False) -> None:
         if self.quiet and not always:

@@ -12,7 +12,7 @@ from .. import compiling, games
 from ..cards.deck import Deck, DeckError
 from ..errors import UserError
 from ..strategies.units import strategy_class
-from ..text import plural
+from ..text import plural, short
 from ..vocabulary import summary_record
 
 
@@ -224,6 +224,8 @@ def summary_text(summary: dict) -> str:
                      f" {summary['fair_cycles']:,} reached by fair deals"
                      f" ({plural(summary['fair_islands'], 'island')}),"
                      f" {plural(summary['fair_deals'], 'fair deal')}")
+    if "first_cycle_tries" in summary:
+        lines += found_lines(summary)
     if summary["longest"]:
         longest = summary["longest"]
         lines.append(f"longest    {longest['cards']} cards, {longest['tricks']} tricks  "
@@ -233,6 +235,24 @@ def summary_text(summary: dict) -> str:
                      f"{summary['seconds']:.1f} s of search (wall clock, all workers;"
                      " `bench`: per CPU second of one worker)")
     return "\n".join(lines)
+
+
+def found_lines(summary: dict) -> list[str]:
+    """A factory run's progress in tries: its first cycle, the tries since its last new one,
+    and the tries of each phase (seeding, walking, kicking)."""
+    first, since = summary["first_cycle_tries"], summary["tries_since_new_cycle"]
+    if first is not None:
+        found = f"first cycle after {first:,} tries"
+    elif since is not None:
+        found = "from the cycles it was given"
+    else:
+        found = f"no cycle yet in {summary['deals']:,} tries"
+    if since is not None:
+        found += f", the last new one {since:,} tries ago"
+    return [f"found      {found}",
+            f"phases     seeding {short(summary['seeding_tries'])} tries,"
+            f" walking {short(summary['walking_tries'])},"
+            f" kicking {short(summary['kicking_tries'])}"]
 
 
 def print_summary(summary: dict, as_json: bool) -> None:

@@ -158,6 +158,11 @@ class Store(ResultsFile):
         return {row[0] for row in self.db.execute(
             "SELECT chunk FROM chunks WHERE run_id = ?", (run_id,))}
 
+    def chunk_tries(self, run_id: int) -> list[tuple[int, int]]:
+        """(chunk, deals) of a run's stored chunks, by chunk number (a factory's tries)."""
+        return [(int(row[0]), int(row[1])) for row in self.db.execute(
+            "SELECT chunk, deals FROM chunks WHERE run_id = ? ORDER BY chunk", (run_id,))]
+
     # chunks -------------------------------------------------------------
 
     def add_chunk(self, run: Run, chunk: ChunkRecord, top_k: int, elapsed: float) -> ChunkNews:

@@ -7,6 +7,8 @@ the run's parameters and the chunk number only, never on which worker runs it.
 
 from __future__ import annotations
 
+import time
+
 from .. import compiling
 from .base import PENDING, ChunkJob, Strategy
 from .climb import ClimbStrategy
@@ -32,13 +34,16 @@ def strategy_for(name: str, params: dict) -> Strategy:
 def execute(job: ChunkJob):
     """Worker entry point: run one chunk; the seconds its kernels compiled (a kernel the
     warm-up did not reach, or lost in a cold-cache race) are in ``compile_seconds``, not in
-    its ``seconds``."""
+    its ``seconds``; the CPU seconds its thread got in ``cpu_seconds``."""
     if not compiling.listening():
         compiling.WATCH.quiet = True  # a worker process: the command said it
+    cpu = time.thread_time()
     summary, compiled = compiling.compiling_in(
         strategy_for(job.strategy, job.params).run_chunk, job)
     summary.compile_seconds = compiled
     summary.seconds = max(float(summary.seconds) - compiled, 0.0)
+    # the CPU the chunk's thread got: below its seconds when other jobs share the machine
+    summary.cpu_seconds = max(time.thread_time() - cpu - compiled, 0.0)
     return summary
 
 

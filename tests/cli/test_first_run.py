@@ -480,3 +480,22 @@ def test_a_new_cycle_line_stays_short_whatever_its_state():
     line = driver.cycle_line(state)
     assert len(line) <= driver.CYCLE_LINE_WIDTH and "8311fee12fa0eca7" in line
     assert "period 62 tricks / 440 cards" in line and "export --what cycles" in line
+
+
+def test_a_run_whose_workers_lose_their_cpu_says_so_once_and_when_it_is_back():
+    """Chunks whose threads got a fifth of their seconds in CPU (other jobs on the machine): one
+    line once a full window says so, none for the chunks after it, one when it is back;
+    nothing before a full window, nor for chunks that did not measure their CPU."""
+    watch = driver.CpuWatch("tries")
+    window = driver.CPU_WINDOW
+    assert watch.add(window / 2, None, 10**6) is None  # not measured: no reading
+    said = [watch.add(window / 4, window / 4, 10**6) for _ in range(4)]  # full speed
+    said += [watch.add(window / 4, window / 20, 2 * 10**5) for _ in range(8)]  # a fifth
+    said += [watch.add(window / 4, window / 4, 10**6) for _ in range(8)]  # back
+    lines = [line for line in said if line]
+    assert said[:4] == [None] * 4 and len(lines) == 2
+    assert said.index(lines[0]) == 5  # the window half slowed: 60% of the CPU
+    assert lines[0].startswith("slowed: workers got 60% of their CPU over 60 s") and (
+        "40.0 k tries/s each, best 66.7 k" in lines[0])
+    assert lines[1].startswith("back to speed: workers got 100% of their CPU")
+    assert all(len(line) <= driver.CYCLE_LINE_WIDTH for line in lines)

@@ -2,9 +2,11 @@
 
 import itertools
 import json
+import math
 import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -21,6 +23,7 @@ from beggar_search.strategies.factory import (
     SEED_PATIENCE,
     start_node,
 )
+from beggar_search.text import plural, short
 
 TINY = "plain=5,J=2,Q=1,K=1"
 EIGHT = "plain=8,J=2,Q=2,K=2,A=2"
@@ -138,6 +141,13 @@ def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks
         resumed = stopped_and_resumed(store, params)
         assert catalogue(store, resumed["run"]) == whole
     assert resumed["deals"] == one["deals"] and resumed["loops"] == one["loops"]
+    # how far in tries: counted in the order of chunks, whatever the workers or a stop
+    in_tries = ("first_cycle_tries", "last_cycle_tries", "tries_since_new_cycle",
+                "seeding_tries", "walking_tries", "kicking_tries")
+    assert one["first_cycle_tries"] is None and one["seeding_tries"] == 0  # from a start
+    assert [one[k] for k in in_tries] == [two[k] for k in in_tries] == [
+        resumed[k] for k in in_tries]
+    assert one["kicking_tries"] == (kick_chunks * tries if kicks else 0)
 
 
 def test_runs_are_deterministic_resumable_and_worker_independent_small(tmp_path):
@@ -243,6 +253,15 @@ def test_factory_command_and_export(tmp_path):
     assert {"generation", "parent", "move", "mirror", "own_mirror", "fair_deals",
             "fair_deals_swapped", "reach_depth", "island"} <= set(header.split(","))
     assert rows
+    shown = json.loads(CliRunner().invoke(cli, ["show", "--db", db, "--json"]).output)
+    text = CliRunner().invoke(cli, ["show", "--db", db]).output.splitlines()
+    islands = {row.split(",")[header.split(",").index("island")] for row in rows}
+    assert shown["islands"] == len(islands) and shown["cycles"] == len(rows)
+    assert any(line.startswith(f"family     {len(rows)} cycles in {len(islands)} island")
+               for line in text)
+    assert f"found      first cycle after {shown['first_cycle_tries']:,} tries, the last new" \
+        f" one {shown['tries_since_new_cycle']:,} tries ago" in text
+    assert shown["seeding_tries"] + shown["walking_tries"] == shown["tries"]
 
 
 def test_a_schema_1_file_opens_and_takes_a_factory_run(tmp_path):
@@ -333,3 +352,98 @@ def test_kicks_go_on_until_idle_and_catalogue_what_they_meet(tmp_path):
             assert loops.get(row["cycle"], set()) == truth[row["cycle"]]
         else:
             assert row["cycle"] not in loops
+
+
+def test_progress_says_the_phase_and_how_far_it_has_come_in_tries(tmp_path):
+    """From nothing on TINY: the progress line names the phase of each chunk as the plan
+    makes it (seeding, then walking); the first cycle is met after exactly the tries that
+    random states of the first chunk's stream take to loop; the phases' tries add up to the
+    run's; ``show`` says them, with the islands."""
+    from beggar_search.cli.common import summary_text
+    from beggar_search.cycles.perturb import random_state_cycles
+    from beggar_search.engine.random import chunk_stream
+
+    params = factory_params(TINY, seed_chunks=1, seed_rounds=2)
+    with Store(tmp_path / "p.sqlite") as store:
+        run = store.create_run("factory", params, "test")
+        strategy = driver.strategy_for("factory", params)
+        strategy.attach(store, run)
+        said = []
+        for job in strategy.plan(set()):
+            if job is PENDING:
+                continue
+            said.append((job.work["phase"], strategy.phase))
+            store.add_chunk(run, strategy.record(job, execute(job)), 0, 1.0)
+            strategy.family_read = -math.inf
+            line = strategy.progress(store, store.run(run.id))
+        store.set_status(run.id, "done")
+        summary = driver.summarise(store, run.id)
+    words = {"seed": "seeding (round ", "walk": "walking (generation "}
+    assert {phase for phase, _ in said} == {"seed", "walk"}
+    assert all(text.startswith(words[phase]) for phase, text in said)
+    assert said[0] == ("seed", "seeding (round 1)") and said[1][1].startswith("walking")
+    first = summary["first_cycle_tries"]
+    cards = Deck.parse(TINY).sorted_cards()
+    none = np.zeros(0, dtype=np.int64)
+    before = random_state_cycles(chunk_stream(params["seed"], 0), cards, 2, none, first - 1, 4)
+    met = random_state_cycles(chunk_stream(params["seed"], 0), cards, 2, none, first, 4)
+    assert len(before.leaders) == 0 and len(met.leaders) == 1
+    assert summary["cycles"] == 2 and summary["islands"] == 1
+    assert (summary["seeding_tries"] + summary["walking_tries"] + summary["kicking_tries"]
+            == summary["deals"]) and summary["walking_tries"] > 0 == summary["kicking_tries"]
+    assert summary["tries_since_new_cycle"] == summary["deals"] - summary["last_cycle_tries"]
+    assert first <= summary["last_cycle_tries"] < summary["deals"]
+    assert line == (f"2 cycles in 1 island, 2 fair (12 deals); {said[-1][1]};"
+                    f" {short(summary['tries_since_new_cycle'])} tries since a new cycle")
+    text = summary_text(summary).splitlines()
+    assert "family     2 cycles in 1 island; 2 reached by fair deals (1 island), 12 fair deals" \
+        in text
+    assert (f"found      first cycle after {first:,} tries, the last new one"
+            f" {summary['tries_since_new_cycle']:,} tries ago") in text
+    assert (f"phases     seeding {short(summary['seeding_tries'])} tries, walking"
+            f" {short(summary['walking_tries'])}, kicking 0") in text
+
+
+def test_tries_are_counted_in_chunk_order_whatever_the_kind_of_place():
+    """A cycle met at place p of chunk c: the tries of the chunks before c, then p + 1 (a
+    walk's move number at most its chunk's tries; a grown cycle at its chunk's end); a
+    run's starts count as met at try 0; the seeding's tries are what the moves leave."""
+    from beggar_search.strategies.factory.progress import tries_figures
+
+    chunks = [(0, 100), (1, 50), (3, 1000)]  # chunk 2 not stored
+    moves = [{"move": "swap", "tries": 40}, {"move": "kick swaps", "tries": 1000}]
+    rows = [{"cycle": "a", "move": "random state", "state_chunk": 0, "state_position": 9},
+            {"cycle": "b", "move": "swap", "state_chunk": 1, "state_position": 70},
+            {"cycle": "c", "move": "mirror", "state_chunk": 3, "state_position": 999},
+            {"cycle": "d", "move": "kick swaps", "state_chunk": 2, "state_position": 5}]
+    figures = tries_figures(rows, chunks, moves)
+    assert figures == {"first_cycle_tries": 10, "last_cycle_tries": 150,
+                       "tries_since_new_cycle": 1000, "seeding_tries": 110,
+                       "walking_tries": 40, "kicking_tries": 1000}
+    grown = [{"cycle": "g", "move": "grown", "state_chunk": 1, "state_position": 2}]
+    assert tries_figures(grown, chunks, [])["first_cycle_tries"] == 150
+    started = [{"cycle": "s", "move": "start", "state_chunk": 0, "state_position": 0}]
+    assert tries_figures(started, chunks, moves)["first_cycle_tries"] is None
+    assert tries_figures(started, chunks, moves)["tries_since_new_cycle"] == 1150
+    assert tries_figures([], [], [])["tries_since_new_cycle"] is None
+
+
+def test_a_run_without_a_terminal_logs_its_progress_line(tmp_path, monkeypatch, capsys):
+    """stderr not a terminal (a log): the progress line every ``PROGRESS_EVERY`` seconds, with
+    the tries and seconds so far; none when quiet."""
+    monkeypatch.setattr(driver, "PROGRESS_EVERY", 0.0)
+    params = factory_params(EIGHT, starts=[EIGHT_LOOP], moves=["leader"])
+    with Store(tmp_path / "l.sqlite") as store:
+        summary = driver.start(store, "factory", params, 1)
+        err = capsys.readouterr().err
+        driver.start(store, "factory", params, 1, quiet=True)
+        assert "progress:" not in capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("progress: ")]
+    assert lines and lines[-1].startswith(f"progress: {summary['deals']:,} tries in ")
+    assert lines[-1].endswith(f"{plural(summary['cycles'], 'cycle')} in"
+                              f" {plural(summary['islands'], 'island')},"
+                              f" {summary['fair_cycles']:,} fair"
+                              f" ({plural(summary['fair_deals'], 'deal')}); walking"
+                              f" (generation 0, 1 cycle);"
+                              f" {short(summary['tries_since_new_cycle'])} tries since a new"
+                              " cycle")

@@ -59,10 +59,14 @@ def test_a_factory_shows_its_family_every_ten_seconds(tmp_path, monkeypatch):
     strategy = strategy_for("factory", prepared)
     with Store(tmp_path / "f.sqlite") as store:
         run = store.create_run("factory", prepared, "test")
-        assert strategy.progress(store, run) == "0 cycles, 0 fair, 0 fair deals, 0 islands"
+        assert strategy.progress(store, run) == "0 cycles in 0 islands, 0 fair (0 deals)"
         assert strategy.progress(store, run) is None  # read again only 10 s later
         strategy.family_read -= 10.0
-        assert strategy.progress(store, run) == "0 cycles, 0 fair, 0 fair deals, 0 islands"
+        strategy.phase = "walking (generation 1, 2 cycles)"
+        assert strategy.progress(store, run) == ("0 cycles in 0 islands, 0 fair (0 deals);"
+                                                 " walking (generation 1, 2 cycles)")
         assert set(FactoryStrategy.summary_figures(store, run.id)) == {
-            "cycles", "fair_cycles", "fair_deals", "islands", "fair_islands"}
+            "cycles", "fair_cycles", "fair_deals", "islands", "fair_islands",
+            "first_cycle_tries", "last_cycle_tries", "tries_since_new_cycle", "seeding_tries",
+            "walking_tries", "kicking_tries"}
     assert strategy_for("factory", prepared).family_read == -math.inf  # each sitting's own

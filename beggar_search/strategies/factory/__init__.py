@@ -54,8 +54,9 @@ from ...engine.random import chunk_stream
 from ...games.bmn import BMN_CYCLES
 from ...store.cycle_families import figures
 from ...store.records import CATALOGUED, MET, CycleRecord, InTree
-from ...text import plural
+from ...text import plural, short
 from ..base import PENDING, ChunkJob, Strategy
+from .progress import COLUMNS, KICKING, SEEDING, WALKING, tries_figures
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
 SEED_FOUND = 64  # cycles a seeding chunk keeps
@@ -145,8 +146,26 @@ def renamed_states(text: str, game=BMN_CYCLES) -> list[str]:
 
 def family_figures(store, run_id: int) -> dict:
     """A factory run's cycles, fair-reachable cycles, fair deals and islands
-    (``family.figures``), read from the results file."""
-    return figures(store.cycles(run_id), store.links(run_id), len(store.games(run_id, "loops")))
+    (``family.figures``), and how far it has come in tries (``progress.tries_figures``: its
+    first cycle, its last new one, each phase's tries), read from the results file."""
+    family = figures(store.cycles(run_id), store.links(run_id),
+                     len(store.games(run_id, "loops")))
+    places = list(store.iter_cycles(run_id, columns=COLUMNS))
+    return {**family, **tries_figures(places, store.chunk_tries(run_id),
+                                      store.move_stats(run_id))}
+
+
+def progress_line(family: dict, phase: str | None = None) -> str:
+    """A factory run's progress in a line: its cycles and islands, fair ones, the phase
+    planned (``phase``, when known) and the tries since its last new cycle."""
+    line = (f"{plural(family['cycles'], 'cycle')} in {plural(family['islands'], 'island')},"
+            f" {family['fair_cycles']:,} fair ({plural(family['fair_deals'], 'deal')})")
+    if phase:
+        line += f"; {phase}"
+    since = family.get("tries_since_new_cycle")
+    if since is not None:
+        line += f"; {short(since)} tries since a new cycle"
+    return line
 
 
 class FactoryStrategy(Strategy):
@@ -162,6 +181,7 @@ class FactoryStrategy(Strategy):
     of_cycles = True
     counts_caps = False
     family_read = -math.inf  # when the progress line last read the run's family
+    phase = ""  # what the plan is at: 'seeding (round 2)', 'walking (generation 3)', ...
 
     @classmethod
     def prepare(cls, params: dict) -> dict:
@@ -204,16 +224,14 @@ class FactoryStrategy(Strategy):
         return None  # the run ends when nothing new comes (no kicks), or when stopped
 
     def progress(self, store, run) -> str | None:
-        """The run's family so far (cycles, fair ones, fair deals, islands); read every
+        """The run's family so far (cycles, islands, fair ones, fair deals), the phase
+        planned and the tries since the last new cycle (``progress_line``); read every
         ``FAMILY_EVERY`` seconds at most (reading every cycle, tens of thousands overnight,
         is for a person), None in between."""
         if time.monotonic() - self.family_read < FAMILY_EVERY:
             return None
         self.family_read = time.monotonic()
-        family = family_figures(store, run.id)
-        return (f"{plural(family['cycles'], 'cycle')}, {family['fair_cycles']:,} fair,"
-                f" {plural(family['fair_deals'], 'fair deal')},"
-                f" {plural(family['islands'], 'island')}")
+        return progress_line(family_figures(store, run.id), self.phase)
 
     @classmethod
     def summary_figures(cls, store, run_id: int) -> dict:
@@ -523,6 +541,7 @@ class _Plan:
         ends once ``patience`` rounds in a row (or as many as the first cycle took) met
         nothing new."""
         chunks = range(self.base, self.base + self.per_round)
+        self.factory.phase = f"{SEEDING} (round {self.round + 1})"
         for chunk in chunks:
             if chunk not in self.done:
                 yield self.factory.job(chunk, SEED_CHUNK_TRIES,
@@ -548,6 +567,9 @@ class _Plan:
         while self.frontier:
             self.frontier.sort(key=lambda node: node.cycle)
             self.walked += self.frontier
+            # the generation walked: its cycles' (0: the starts and the seeding's)
+            self.factory.phase = (f"{WALKING} (generation {self.generation},"
+                                  f" {plural(len(self.frontier), 'cycle')})")
             known = sorted(self.known)
             works = self._interleaved(self.factory.pack(self.frontier), known)
             for offset, (deals, work) in enumerate(works):
@@ -622,6 +644,7 @@ class _Plan:
         states of every cycle expanded so far; the new cycles join the next generation."""
         known = sorted(self.known)
         chunks = range(self.base, self.base + KICK_CHUNKS)
+        self.factory.phase = f"{KICKING} (round {self.kick_round + 1})"
         for chunk in chunks:
             work = self._kick_work(chunk, known, self.generation)
             if chunk not in self.done:
