@@ -316,6 +316,7 @@ def test_a_lost_scheduler_is_one_line_naming_db_and_run(tmp_path):
             self.workers = 1
             self.dask = object.__new__(DaskPool)
             self.dask.finished, self.dask.address = queue.SimpleQueue(), "tcp://127.0.0.1:9"
+            self.dask.notes = queue.SimpleQueue()  # what the cluster's log says: nothing
 
         def submit(self, job):
             future = Future()
