@@ -30,15 +30,19 @@ COMPILE_BYTES = 1_300_000_000
 LOAD_BYTES = 650_000_000
 
 
-def _limit(limit: int | None) -> int:
-    return resource.getrlimit(resource.RLIMIT_AS)[0] if limit is None else limit
+def _below(limit: int | None, needed: int) -> int | None:
+    """The address-space limit (``limit``, else this process's soft ``RLIMIT_AS``) where it
+    is below ``needed`` bytes, else None."""
+    if limit is None:
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    return None if limit == resource.RLIM_INFINITY or limit >= needed else limit
 
 
 def check_load_room(limit: int | None = None) -> None:
     """A ``UserError`` when the address-space limit (``limit``, else this process's soft
     ``RLIMIT_AS``) is below ``LOAD_BYTES``: too small to load the compiled kernels."""
-    limit = _limit(limit)
-    if limit == resource.RLIM_INFINITY or limit >= LOAD_BYTES:
+    limit = _below(limit, LOAD_BYTES)
+    if limit is None:
         return
     raise UserError(f"the address-space limit (ulimit -v {limit // 1024}) is below the"
                     f" {LOAD_BYTES // 10**6} MB Numba needs to load the compiled kernels:"
@@ -49,8 +53,8 @@ def check_load_room(limit: int | None = None) -> None:
 def check_compile_room(limit: int | None = None) -> None:
     """A ``UserError`` when the address-space limit (``limit``, else this process's soft
     ``RLIMIT_AS``) is below ``COMPILE_BYTES``."""
-    limit = _limit(limit)
-    if limit == resource.RLIM_INFINITY or limit >= COMPILE_BYTES:
+    limit = _below(limit, COMPILE_BYTES)
+    if limit is None:
         return
     raise UserError(f"the address-space limit (ulimit -v {limit // 1024}) is below the"
                     f" {COMPILE_BYTES // 10**6} MB Numba needs to compile the kernels: raise it"

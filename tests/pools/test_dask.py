@@ -156,12 +156,8 @@ def test_a_killed_worker_loses_nothing_and_counts_nothing_twice(tmp_path, schedu
             deadline = time.monotonic() + DEADLINE
             while time.monotonic() < deadline:
                 time.sleep(0.05)
-                try:
-                    with sqlite3.connect(path) as db:
-                        chunks = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
-                except sqlite3.Error:
-                    continue
-                if chunks < 4:
+                chunks = chunks_stored(path)
+                if chunks is None or chunks < 4:
                     continue
                 # a worker between two chunks holds none: kill one seen busy (a chunk
                 # lasts about 0.2 s, polls are 0.05 s apart)
@@ -197,6 +193,16 @@ def test_a_killed_worker_loses_nothing_and_counts_nothing_twice(tmp_path, schedu
     assert deals == 30 * 16384 if strategy == "random" else deals > 30 * 16384
 
 
+def chunks_stored(path: Path) -> int | None:
+    """How many chunks the results file at ``path`` holds now; None while it cannot be read
+    (not made yet, or locked by its writer)."""
+    try:
+        with sqlite3.connect(path) as db:
+            return db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    except sqlite3.Error:
+        return None
+
+
 def worker_processes(pid: int) -> list[int]:
     """The local cluster's worker processes: the children of ``pid`` that multiprocessing
     spawned (its resource tracker left out)."""
@@ -225,13 +231,9 @@ def test_a_worker_killed_on_a_local_cluster_is_one_line_of_ours(tmp_path):
         killed = None
         while killed is None and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.1)
-            try:
-                with sqlite3.connect(path) as db:
-                    chunks = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
-            except sqlite3.Error:
-                continue
+            chunks = chunks_stored(path)
             workers = worker_processes(process.pid)
-            if chunks >= 3 and workers:
+            if chunks is not None and chunks >= 3 and workers:
                 os.kill(workers[0], signal.SIGKILL)
                 killed = chunks
         out, err = process.communicate(timeout=300)
