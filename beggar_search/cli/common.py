@@ -12,9 +12,7 @@ from .. import compiling
 from ..cards.deck import Deck, DeckError
 from ..cards.params import BMN, describe, game_of
 from ..errors import UserError
-from ..strategies.units import strategy_class
 from ..text import plural
-from ..vocabulary import summary_record
 
 
 class Range(click.IntRange):
@@ -202,6 +200,8 @@ def open_store(path, create: bool = True, writing: bool | None = None):
 def summary_text(summary: dict) -> str:
     """A run's ``summary`` as lines for people: its parameters, status, deals, wins, loops and
     caps (the wins and caps of a search of cycles, which plays no whole games, left out)."""
+    from ..strategies.units import strategy_class
+
     game = "" if game_of(summary) == BMN else describe(summary) + ", "
     seed = "" if summary["seed"] is None else f", seed {summary['seed']}"
     kind = strategy_class(summary["strategy"])
@@ -238,6 +238,8 @@ def summary_text(summary: dict) -> str:
 def print_summary(summary: dict, as_json: bool) -> None:
     """Print a run's ``summary``: one JSON object, or lines for people (with the time this
     command spent compiling, which neither --hours nor the speed counts)."""
+    from ..vocabulary import summary_record
+
     text = summary_text(summary)
     if compiling.WATCH.done:
         text += (f"\ncompile    {compiling.WATCH.seconds:.1f} s"

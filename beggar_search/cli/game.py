@@ -16,7 +16,6 @@ from ..cards.deck import Deck, DeckError
 from ..cards.params import BMN, ERS, GAMES
 from ..cards.ranked import RankedDeck
 from ..cards.slaps import SlapRules
-from ..engine.ers import ODDS_CAP
 from .common import UserError
 from .gathered import gathered
 
@@ -53,6 +52,8 @@ class GameChoice:
     def run_params(self, players: int, seed: int | None, max_tricks: int | None) -> dict:
         """What a run stores about its game (nothing for Beggar-my-neighbour, as before);
         under odds a run without a cap gets ``ODDS_CAP``, stored."""
+        from ..engine.ers import ODDS_CAP
+
         if not self.ers:
             return {}
         slaps = self.slaps(players, seed)

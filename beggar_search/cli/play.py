@@ -4,8 +4,6 @@ import click
 
 from .. import compiling
 from ..cards.deck import Deal
-from ..engine import play as play_deal
-from ..engine import trace
 from .common import MAX_TRICKS, SEED, UserError, deck_option, emit, json_option, parse_deck
 from .game import GameChoice, game_options
 
@@ -50,6 +48,9 @@ def play(deal_text, deck_spec, max_tricks, show_trace, game, seed, as_json):
     if seed is not None:
         raise UserError("--seed is for --game ers")
     deal = Deal.parse(deal_text, parse_deck(deck_spec))
+    from ..engine import play as play_deal  # the engine loads once the deal is known good
+    from ..engine import trace
+
     if show_trace:  # in a thread: a Ctrl-C while the kernels compile stops it at once
         records, result = compiling.warm(trace, deal, max_tricks=max_tricks)
         for record in records:

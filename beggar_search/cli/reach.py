@@ -1,16 +1,24 @@
 """``beggar-search reach``: every state, and every fair deal, whose play enters a deal's cycle."""
 
+from __future__ import annotations
+
 import re
+from typing import TYPE_CHECKING
 
 import click
 
 from .. import compiling
-from ..backward.reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
 from ..cards.deck import Deal, parse_state
-from ..vocabulary import reach_record
 from .common import STATES, UserError, deck_option, emit, json_option, open_store, parse_deck
 from .game import GameChoice, game_options
 from .options import db_option
+from .sourced import read_constants
+
+# read, not imported: backward.reach loads Numba, which --help does not need
+(DEFAULT_MAX_STATES,) = read_constants("backward.reach", "DEFAULT_MAX_STATES")
+
+if TYPE_CHECKING:
+    from ..backward.reach import ReachResult
 
 
 def summary(source: str, result: ReachResult) -> str:
@@ -75,11 +83,15 @@ def reach(deal_text, deck_spec, db_path, max_states, seconds, game, as_json):
     With --game ers: a ranked DEAL (with its --deck) and a deterministic --slap-policy
     (none, first:P or turn; under odds a game is not a function of the deal).
     """
+
     if game.ers:
         hands, leader, deck, source, slap_rules = _start_ers(deal_text, deck_spec, game)
     else:
         hands, leader, deck, source = _start(deal_text, deck_spec, db_path)
         slap_rules = None
+    from ..backward.reach import NoLoop, reach_state  # the engine loads once the deal is good
+    from ..vocabulary import reach_record
+
     try:
         # in the compile thread: a Ctrl-C while its kernels compile is answered at once
         result = compiling.warm(reach_state, hands, leader, deck, max_states=max_states,

@@ -19,14 +19,15 @@ from ..cards.deck import Deal
 from ..cards.params import ERS, deck_of, game_of
 from ..cards.ranked import RankedDeal
 from ..cards.slaps import SlapRules
-from ..engine.merging import families
-from ..engine.rules import R_TRICKS, RESULT_LEN
 
 FAMILY_KEYS = ("family", "members", "mirror_family", "mirror_members")  # what grouping adds
 
 
 def _families_of(games: list[dict], params: dict):
     """The ``engine.merging.Family`` of each game (a terminating game row of the run)."""
+    from ..engine.merging import families
+    from ..engine.rules import R_TRICKS, RESULT_LEN
+
     deck, players = deck_of(params), int(params["players"])
     deal_class, rules = Deal, None
     if game_of(params) == ERS:
