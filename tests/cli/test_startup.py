@@ -54,8 +54,8 @@ def test_help_errors_and_reading_results_load_no_numba(tmp_path):
                 ["search", "random", "--deals", "many"], ["play", "-/-", "--deck", "X=1"],
                 ["play", "-/-"], ["reach", "xx"], ["deal", "--deck", "camica"],
                 ["show", "--db", db], ["show", "--db", db, "--json"], ["runs", "--db", db],
-                ["export", "--db", db, "--what", "longest", "--out", "-"],
-                ["export", "--db", db, "--what", "histogram", "--out", "-"],
+                ["export", "--db", db, "--what", "longest", "--out", "longest.csv"],
+                ["export", "--db", db, "--what", "histogram", "--json"],
                 ["show", "--db", str(tmp_path / "none.sqlite")]]
     loaded = loaded_by(commands, tmp_path)
     assert loaded == {" ".join(args): [] for args in commands}
