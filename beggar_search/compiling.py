@@ -86,18 +86,37 @@ class Watch:
 
 WATCH = Watch()
 _installed = []
+# Numba not loaded yet, and console.NumbaGate calls ``numba_loaded`` when it is: "gate"; a
+# ``watch`` waiting for that: "wanted" (a command that never loads Numba never listens)
+_later: set[str] = set()
 
 
 def watch(what: str, quiet: bool = False) -> Watch:
     """Hear every compile of this process from now on, naming ``what`` in the notice;
-    the one ``Watch`` (installed once, renamed on later calls)."""
+    the one ``Watch`` (installed once, renamed on later calls).  Before Numba is loaded
+    (``console.NumbaGate``) it listens once Numba is."""
     WATCH.what, WATCH.quiet = what, quiet
+    if "gate" in _later and "numba" not in sys.modules:
+        _later.add("wanted")
+        return WATCH
     return listen()
+
+
+def numba_gated() -> None:
+    """Numba is not loaded yet: ``numba_loaded`` will be called once it is."""
+    _later.add("gate")
+
+
+def numba_loaded() -> None:
+    """Numba has just loaded: a ``watch`` waiting for it listens now."""
+    if "wanted" in _later:
+        listen()
+    _later.clear()
 
 
 def listening() -> bool:
     """Whether this process hears its compiles (``watch`` or ``listen`` was called)."""
-    return bool(_installed)
+    return bool(_installed) or "wanted" in _later
 
 
 def listen() -> Watch:

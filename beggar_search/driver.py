@@ -32,6 +32,7 @@ from collections import deque
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
@@ -41,15 +42,13 @@ from .pools.local import InlinePool, LocalPool
 from .pools.processes import STOP_SIGNALS
 from .pools.protocol import Pool, PoolFactory
 from .store import Run, Store, StoreError
-from .strategies import (
-    PENDING,
-    STRATEGIES,
-    Strategy,
-    strategy_for,
-)
+from .strategies import strategy_for
 from .strategies.units import strategy_class
 from .text import short
 from .version import commit
+
+if TYPE_CHECKING:
+    from .strategies import Strategy
 
 CYCLE_LINES = 20  # "new cycle" lines a sitting prints; past them one line says so
 CYCLE_LINE_WIDTH = 120  # a "new cycle" line past this leaves out its example (a factory's
@@ -506,6 +505,8 @@ def submit(pool: Pool, jobs: Iterator, in_flight: dict,
     """Submit ``jobs`` to ``pool`` until twice its workers are busy (``in_flight``, each
     future's job); (the plan is exhausted, a chunk was held back because it could not finish
     in the ``chunks_left`` chunk-times before the deadline)."""
+    from .strategies import PENDING
+
     while len(in_flight) < 2 * pool.workers:
         if chunks_left is not None and 1 + len(in_flight) // pool.workers > chunks_left:
             return False, True
@@ -554,6 +555,8 @@ def start(store: Store, strategy: str, params: dict, workers: int, quiet: bool =
 
     The pool comes first: workers or a cluster that cannot start leave no empty run behind.
     """
+    from .strategies import STRATEGIES
+
     params = STRATEGIES[strategy].prepare(params)
     pool = make_pool(pool_factory, workers, strategy, params)
     try:

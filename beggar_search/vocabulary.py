@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime
 
 from .games import DEFAULT as DEFAULT_GAME
-from .strategies.units import unit_of
 
 # rates and durations: the precision every --json rounds them to
 SECONDS_DIGITS = 3
@@ -51,6 +50,8 @@ def work_fields(strategy: str, count: int, per_second: float | None = None,
                 rate: bool = False) -> dict:
     """A run's ``unit`` and its work under that unit's name (``tries``, ``games``), with
     its rate when ``rate``; for ``deals`` the count is ``deals`` itself."""
+    from .strategies.units import unit_of
+
     unit = unit_of(strategy)
     fields = {"unit": unit}
     if unit != "deals":

@@ -9,6 +9,7 @@ distributed"`` runs the rest, and CI runs both (``.ci/run``).
 """
 
 import os
+import re
 import resource
 import subprocess
 
@@ -120,3 +121,40 @@ def pytest_terminal_summary(terminalreporter):
             f"{worker['own'] + worker['children']:.1f}" for worker in _cpu["workers"]) + " CPU s")
     for seconds, nodeid in sorted(_cpu["tests"], reverse=True)[:15]:
         terminalreporter.write_line(f"{seconds:8.2f}s cpu {nodeid}")
+
+
+# A module that shares a costly fixture among its tests says so with one line,
+# ``pytestmark = pytest.mark.xdist_group("NAME")``: under ``--dist loadgroup`` (pyproject's
+# addopts) its tests then go to one worker, and the fixture is made once.  pytest-xdist 3.8
+# marks a group by rewriting ``item._nodeid``, which pytest 9 no longer reads (a node's id is
+# ``item._id``): the groups were lost, and test_json_schema's module fixture was made on both
+# workers (84 s each), test_compiles_what_it_plays' cold compile twice.  So the controller
+# reads the line itself: the group of a test is its module's.
+GROUP_LINE = re.compile(r'^pytestmark = pytest\.mark\.xdist_group\("([\w.-]+)"\)', re.MULTILINE)
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup``, grouping by the module's ``xdist_group`` line (``GROUP_LINE``)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    groups: dict[str, str | None] = {}
+
+    def group_of(path: str) -> str | None:
+        if path not in groups:
+            try:
+                found = GROUP_LINE.search((config.rootpath / path).read_text(encoding="utf-8"))
+            except OSError:
+                found = None
+            groups[path] = found.group(1) if found else None
+        return groups[path]
+
+    class ModuleGroups(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            if "@" in nodeid:  # an xdist that still marks the group in the node id
+                return super()._split_scope(nodeid)
+            return group_of(nodeid.split("::", 1)[0]) or nodeid
+
+    return ModuleGroups(config, log)

@@ -14,6 +14,8 @@ import pytest
 from beggar_search import results as library
 from beggar_search.exports import EXPORTS, JSON_EXPORTS, WRITERS, Table
 
+pytestmark = pytest.mark.xdist_group("report")  # one worker: conftest's report_results is made once
+
 # (export's arguments, the library call that gives the same rows)
 TABLES = [
     (["--run", "1", "--what", "longest"], lambda r: r.longest(run=1)),

@@ -14,7 +14,6 @@ import statistics
 import click
 
 from ..cards.deck import DeckError
-from ..vocabulary import bench_record
 from .common import (
     BENCH_DEALS,
     UserError,
@@ -180,6 +179,8 @@ def bench(deck_spec, players, source, deals, general_deals, workers, rounds, gam
     --device gpu: the GPU engine too, on the fast path's deals.  Against the reference C
     engine, in the same run: benchmarks/bench_yardstick.py (docs/bench.md).
     """
+    from ..vocabulary import bench_record
+
     device_params(device, players, not game.kind.gpu)
     deck = game.deck(deck_spec)
     played = game.value(players)

@@ -11,9 +11,7 @@ import click
 from .. import compiling, games
 from ..cards.deck import Deck, DeckError
 from ..errors import UserError
-from ..strategies.units import strategy_class
 from ..text import plural, short
-from ..vocabulary import summary_record
 
 
 class Range(click.IntRange):
@@ -201,6 +199,8 @@ def open_store(path, create: bool = True, writing: bool | None = None):
 def summary_text(summary: dict) -> str:
     """A run's ``summary`` as lines for people: its parameters, status, deals, wins, loops and
     caps (the wins and caps of a search of cycles, which plays no whole games, left out)."""
+    from ..strategies.units import strategy_class
+
     played = games.of(summary)
     game = f"{played.describe()}, " if played.tag else ""  # the default game goes unnamed
     seed = "" if summary["seed"] is None else f", seed {summary['seed']}"
@@ -258,6 +258,8 @@ def found_lines(summary: dict) -> list[str]:
 def print_summary(summary: dict, as_json: bool) -> None:
     """Print a run's ``summary``: one JSON object, or lines for people (with the time this
     command spent compiling, which neither --hours nor the speed counts)."""
+    from ..vocabulary import summary_record
+
     text = summary_text(summary)
     if compiling.WATCH.done:
         text += (f"\ncompile    {compiling.WATCH.seconds:.1f} s"

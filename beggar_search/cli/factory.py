@@ -7,24 +7,21 @@ from dataclasses import asdict, dataclass
 import click
 
 from ..cards.deck import MAX_CARDS, STANDARD
-from ..cycles.moves import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, MOVE_NAMES
-from ..cycles.perturb import DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES
-from ..games.loops import CASELLA
-from ..strategies.factory import (
-    KICK_CHUNK_TRIES,
-    KICK_CHUNKS,
-    KICK_EVERY,
-    REACH_STATES,
-    SEED_CHUNK_TRIES,
-    SEED_ROUNDS,
-    StartError,
-    start_node,
-)
 from .common import COUNT, STATES, Hours, UserError, deck_option, open_store
 from .game import GameChoice, game_options
 from .gathered import gathered
 from .options import search_options
 from .search import launch, players_option, run_params
+from .sourced import read_constants
+
+# read, not imported: the factory's modules load Numba, which --help does not need
+MOVE_NAMES, DEFAULT_BLOCKS, DEFAULT_EXCHANGES = read_constants(
+    "cycles.moves", "MOVE_NAMES", "DEFAULT_BLOCKS", "DEFAULT_EXCHANGES")
+DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES = read_constants(
+    "cycles.perturb", "DEFAULT_KICK_MOVES", "DEFAULT_KICK_SHIFT", "DEFAULT_KICKS", "KICK_NAMES")
+(KICK_CHUNK_TRIES, KICK_CHUNKS, KICK_EVERY, REACH_STATES, SEED_CHUNK_TRIES,
+ SEED_ROUNDS) = read_constants("strategies.factory", "KICK_CHUNK_TRIES", "KICK_CHUNKS",
+                               "KICK_EVERY", "REACH_STATES", "SEED_CHUNK_TRIES", "SEED_ROUNDS")
 
 
 def _moves(ctx, param, value):
@@ -186,6 +183,9 @@ def factory(starts, ignore_known, move_names, blocks, kick, seeding, deck_spec, 
     first:P renaming the players is another game, so cycles have no mirrors.  --seeding
     grow is not available there.
     """
+    from ..games.loops import CASELLA
+    from ..strategies.factory import StartError, start_node
+
     if options.max_tricks is not None:
         raise UserError("--max-tricks has no effect on search factory: its games are played"
                         " until they loop or end, never cut short")

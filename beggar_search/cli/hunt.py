@@ -5,8 +5,6 @@ from __future__ import annotations
 import click
 
 from ..cards.deck import STANDARD
-from ..games.loops import CASELLA
-from ..strategies.hunt import starting_points
 from .common import COUNT, STATES, deck_option, open_store, parse_deck
 from .game import bmn_only
 from .options import search_options
@@ -32,6 +30,9 @@ def hunt(deals, deck_spec, players, reach_states, options):
     cycle is stored with the fair deals found reaching it (`export --what cycles|loops`).
     Run it again to start from the cycles it found.
     """
+    from ..games.loops import CASELLA
+    from ..strategies.hunt import starting_points
+
     deck = parse_deck(deck_spec)
     with open_store(options.db_path) as store:
         entries = list(store.known_cycles(deck, players).values())

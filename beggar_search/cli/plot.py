@@ -6,7 +6,6 @@ import click
 
 from .. import compiling
 from ..outfile import check_output
-from ..vocabulary import longest_game, rounded
 from .common import (
     MAX_TRICKS,
     RUN_ID,
@@ -88,6 +87,8 @@ def plot():
 @json_option
 def lengths(db_path, run_id, versus_id, out, as_json):
     """The distribution of game lengths (cards) of a run, on a log count axis."""
+    from ..vocabulary import longest_game, rounded
+
     plots = _plots(out, db_path)
     with open_store(db_path, create=False) as store:
         if versus_id is None:

@@ -1,15 +1,23 @@
 """``beggar-search reach``: every state, and every fair deal, whose play enters a deal's cycle."""
 
+from __future__ import annotations
+
 import re
+from typing import TYPE_CHECKING
 
 import click
 
 from .. import compiling, games
-from ..backward.reach import DEFAULT_MAX_STATES, NoLoop, ReachResult, reach_state
-from ..vocabulary import reach_record
 from .common import STATES, UserError, deck_option, emit, json_option, open_store
 from .game import GameChoice, game_options
 from .options import db_option
+from .sourced import read_constants
+
+# read, not imported: backward.reach loads Numba, which --help does not need
+(DEFAULT_MAX_STATES,) = read_constants("backward.reach", "DEFAULT_MAX_STATES")
+
+if TYPE_CHECKING:
+    from ..backward.reach import ReachResult
 
 
 def summary(source: str, result: ReachResult) -> str:
@@ -84,6 +92,9 @@ def reach(deal_text, deck_spec, db_path, max_states, seconds, game, as_json):
     (none, first:P or turn; under odds a game is not a function of the deal).
     """
     hands, leader, deck, source, played = _start(deal_text, deck_spec, db_path, game)
+    from ..backward.reach import NoLoop, reach_state  # the engine loads once the deal is good
+    from ..vocabulary import reach_record
+
     try:
         # in the compile thread: a Ctrl-C while its kernels compile is answered at once
         result = compiling.warm(reach_state, hands, leader, deck, max_states=max_states,

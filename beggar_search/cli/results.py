@@ -8,10 +8,8 @@ from contextlib import nullcontext
 
 import click
 
-from ..driver import summarise
 from ..exports import EXPORTS, WRITERS, Table, by_family_rows, table_rows
 from ..outfile import atomic_output, check_output
-from ..strategies.units import strategy_class, unit_of
 from ..vocabulary import cycle_record, game_record, run_record, summary_record
 from ..vocabulary import iso_time as when
 from .common import (
@@ -42,6 +40,8 @@ def run_option(function):
 @json_option
 def runs(db_path, as_json):
     """List the runs in the results file (a run that cannot be read is named on stderr)."""
+    from ..strategies.units import unit_of
+
     with open_store(db_path, create=False) as store:
         found = list(store.runs())
         if not found:
@@ -77,6 +77,9 @@ def runs(db_path, as_json):
 @json_option
 def show(db_path, run_id, top, by_family, as_json):
     """A run's summary and leaderboard."""
+    from ..driver import summarise
+    from ..strategies.units import unit_of
+
     with open_store(db_path, create=False) as store:
         run = store.run(run_id)
         summary = summarise(store, run.id)
@@ -113,6 +116,8 @@ def show(db_path, run_id, top, by_family, as_json):
 def number_label(run) -> str:
     """What a leaderboard's number is: a deal index (``deal --index``) for an enumeration,
     else the game's place in the run's stream of games (not a deal index)."""
+    from ..strategies.units import strategy_class
+
     return strategy_class(run.strategy).number_label
 
 

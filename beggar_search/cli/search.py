@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 
 import click
-import numpy as np
 
-from .. import compiling, driver
+from .. import compiling
 from ..cards.deck import DeckError
 from .common import COUNT, RUN_ID, UserError, deck_option, open_store, print_summary, say
 from .compile import COMPILE_ONLY
@@ -25,6 +24,8 @@ STOPPED = 3  # the exit status of a sitting stopped before its run's end without
 
 def fresh_seed() -> int:
     """A new random seed from the system's entropy, small enough for an int64."""
+    import numpy as np
+
     return int(np.random.SeedSequence().entropy % (1 << 63))
 
 
@@ -48,6 +49,8 @@ def run_params(deck_spec: str, players: int, options: SearchOptions,
 def launch(strategy: str, params: dict, options: RunOptions) -> None:
     """Start a run on the workers or cluster ``options`` name, and print its summary (under
     ``beggar-search compile``: compile its kernels, and start nothing)."""
+    from .. import driver
+
     context = click.get_current_context(silent=True)  # None when called from Python
     if context is not None and context.meta.get(COMPILE_ONLY):
         from ..strategies import STRATEGIES, warm_up
@@ -167,6 +170,8 @@ def resume(run_id, options):
 
     A run may be resumed on a cluster though it started locally, and the other way round.
     """
+    from .. import driver
+
     factory, workers = options.pool()
     with open_store(options.db_path, create=False, writing=True) as store:
         run = store.run(run_id)

@@ -10,12 +10,11 @@ was a second game have none).
 
 from __future__ import annotations
 
-from ..backward.closure import BMN_STEP
 from ..cards.deck import LETTERS, Deal, Deck, format_hands, format_state, parse_state
-from ..cycles import kept as cycles
-from ..engine import batch, game, merging
 from .loops import CASELLA, record_loop, rotations
 
+# The engine, the loop kernels and the backward search (Numba) load in the methods that
+# play: reading a run's game (``show``, ``runs``, ``--help``) needs none of them.
 
 class BmnCycles:
     """Beggar-my-neighbour's states (``CycleGame``)."""
@@ -27,11 +26,15 @@ class BmnCycles:
     @staticmethod
     def play_state(hands, leader: int):
         """The game from a state, to its end."""
+        from ..engine import game
+
         return game.play_state(hands, leader)
 
     @staticmethod
     def state_cycle(hands, leader: int):
         """The states of the cycle the state plays into (or [])."""
+        from ..engine import game
+
         return game.state_cycle(hands, leader)
 
     @staticmethod
@@ -57,6 +60,8 @@ class BmnCycles:
     @staticmethod
     def new_exact(players: int):
         """The exact engine's scratch (``engine.exact``)."""
+        from ..cycles import kept as cycles
+
         return cycles.new_exact(players)
 
     @staticmethod
@@ -80,6 +85,7 @@ class BmnCycles:
     def warm_up() -> None:
         """Compile the backward search and the replay of a fair looping deal (Casella's)."""
         from ..backward.reach import reach_state
+        from ..engine import batch
 
         casella = Deal.parse(CASELLA)
         reach_state([list(h) for h in casella.hands], 0, max_states=3000, game=BMN)
@@ -156,36 +162,52 @@ class BeggarMyNeighbour:
 
     def play(self, deal, max_tricks: int | None = None):
         """A deal played to its end (``engine.game.Result``)."""
+        from ..engine import game
+
         return game.play(deal, max_tricks=max_tricks)
 
     def trace(self, deal, max_tricks: int | None = None):
         """A deal played trick by trick: (``TrickRecord`` list, ``Result``)."""
+        from ..engine import game
+
         return game.trace(deal, max_tricks=max_tricks)
 
     trace_record = staticmethod(trace_record)
 
     def play_state(self, hands, leader: int = 0, max_tricks: int | None = None):
         """The game from a state, to its end."""
+        from ..engine import game
+
         return game.play_state(hands, leader, max_tricks)
 
     def state_cycle(self, hands, leader: int = 0):
         """The states of the cycle the state plays into (or [])."""
+        from ..engine import game
+
         return game.state_cycle(hands, leader)
 
     def trajectory(self, hands, leader: int = 0, max_tricks: int | None = None):
         """Every trick-boundary state of the game (``engine.game.trajectory``)."""
+        from ..engine import game
+
         return game.trajectory(hands, leader, max_tricks)
 
     def trick_function(self, players: int):
         """One trick on a ``rules.State`` (``engine.merging``)."""
+        from ..engine import game
+
         return game.bmn_trick
 
     def families(self, sequences, rows, split):
         """The merge families of terminating games, from the family kernel."""
+        from ..engine import merging
+
         return merging.bmn_families(sequences, rows, split)
 
     def backward_step(self, players: int):
         """The backward step of ``backward.closure``."""
+        from ..backward.closure import BMN_STEP
+
         return BMN_STEP
 
     def cycle_game(self):

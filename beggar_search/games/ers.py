@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backward.closure import ers_step
 from ..cards.ranked import (
     RANKS,
     RankedDeal,
@@ -33,13 +32,13 @@ from ..cards.ranked import (
     parse_ranked_state,
 )
 from ..cards.slaps import SlapRules
-from ..engine import batch, ers, ers_game, merging
-from ..engine.rules import RESULT_LEN, pack_hands
 from .loops import record_row, rotations
 
 SYMMETRIC_POLICIES = ("none", "turn")  # renaming the players (a rotation) keeps the game
 WARM_DECK, WARM_DEAL = "8=2,9=2,T=1,J=2,Q=1", "88J9/J9TQ"  # loops under none, turn, first:1
 
+# The engine and the backward search (Numba) load in the methods that play: reading a
+# run's game (``show``, ``runs``, ``--help``) needs none of them.
 
 class ErsCycles:
     """Egyptian ratscrew's states under one run's slap rules (``CycleGame``)."""
@@ -48,6 +47,8 @@ class ErsCycles:
     masks = False
 
     def __init__(self, slap_rules: SlapRules, players: int):
+        from ..engine import ers
+
         if not slap_rules.deterministic:
             raise ValueError("the loop searches need a deterministic slap policy (none,"
                              f" first:P or turn), not {slap_rules.policy_spec}")
@@ -63,10 +64,14 @@ class ErsCycles:
 
     def play_state(self, hands, leader: int):
         """The game from a state, to its end."""
+        from ..engine import ers_game
+
         return ers_game.play_state(hands, leader, self.slap_rules)
 
     def state_cycle(self, hands, leader: int):
         """The states of the cycle the state plays into (or [])."""
+        from ..engine import ers_game
+
         return ers_game.state_cycle(hands, leader, self.slap_rules)
 
     @staticmethod
@@ -92,10 +97,15 @@ class ErsCycles:
 
     def new_exact(self, players: int):
         """The exact engine's scratch for ratscrew under the run's slap rules."""
+        from ..engine import ers
+
         return ers.new_exact(players, self.slaps)
 
     def record_loop(self, recorder, position: int, deal: str, deck):
         """A fair looping ranked deal, played again, into the chunk's recorder."""
+        from ..engine import ers
+        from ..engine.rules import RESULT_LEN, pack_hands
+
         ranked = RankedDeal.parse(deal, deck)
         flat, sizes = pack_hands(ranked.hands)
         row = np.zeros(RESULT_LEN, dtype=np.int64)
@@ -118,6 +128,8 @@ class ErsCycles:
     def warm_up(self) -> None:
         """Compile the backward search and the replay of a fair deal, on a looping deal of a
         tiny deck (the backward search compiles once, whatever the slap rules)."""
+        from ..engine import batch
+
         deck = RankedDeck.parse(WARM_DECK)
         hands = RankedDeal.parse(WARM_DEAL, deck).hands
         result = self.play_state(hands, 0)
@@ -183,20 +195,28 @@ class Ratscrew:
 
     def kernel_args(self, players: int) -> tuple:
         """The slap rules as the kernel reads them (``engine.ers.Slaps``)."""
+        from ..engine import ers
+
         return (ers.slaps_of(self.slap_rules, players),)
 
     def cap(self, max_tricks: int | None) -> int | None:
         """The cap a game plays under: the agreed one; under odds ``ODDS_CAP`` without one."""
+        from ..engine import ers
+
         if not max_tricks and not self.deterministic:
             return ers.ODDS_CAP
         return int(max_tricks) if max_tricks else None
 
     def play(self, deal, max_tricks: int | None = None):
         """A ranked deal played to its end."""
+        from ..engine import ers_game
+
         return ers_game.play(deal, self.slap_rules, max_tricks=max_tricks)
 
     def trace(self, deal, max_tricks: int | None = None):
         """A ranked deal played trick by trick, slaps and all."""
+        from ..engine import ers_game
+
         return ers_game.trace(deal, self.slap_rules, max_tricks=max_tricks)
 
     @staticmethod
@@ -209,26 +229,38 @@ class Ratscrew:
 
     def play_state(self, hands, leader: int = 0, max_tricks: int | None = None):
         """The game from a state, to its end."""
+        from ..engine import ers_game
+
         return ers_game.play_state(hands, leader, self.slap_rules, max_tricks)
 
     def state_cycle(self, hands, leader: int = 0):
         """The states of the cycle the state plays into (or [])."""
+        from ..engine import ers_game
+
         return ers_game.state_cycle(hands, leader, self.slap_rules)
 
     def trajectory(self, hands, leader: int = 0, max_tricks: int | None = None):
         """Every trick-boundary state of the game (a deterministic policy)."""
+        from ..engine import ers_game
+
         return ers_game.trajectory(hands, leader, self.slap_rules, max_tricks)
 
     def trick_function(self, players: int):
         """One trick on a ``rules.State`` (``engine.merging``)."""
+        from ..engine import ers_game
+
         return ers_game.trick_function(self.slap_rules, players)
 
     def families(self, sequences, rows, split):
         """The merge families of terminating games, played state by state."""
+        from ..engine import merging
+
         return merging.families(sequences, rows, split, self.trick_function(len(split)))
 
     def backward_step(self, players: int):
         """Ratscrew's backward step (``ValueError`` under odds)."""
+        from ..backward.closure import ers_step
+
         return ers_step(self.slap_rules, players)
 
     def cycle_game(self):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards.deck import Deal
-from ..engine import batch, rules
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # the first known loop (2024)
 
@@ -20,6 +19,8 @@ def rotations(hands, leader: int):
 
 def record_loop(recorder, position: int, deal: Deal):
     """Add a looping deal (played again for its figures) to a chunk's recorder."""
+    from ..engine import rules
+
     flat, sizes = rules.pack_hands(deal.hands)
     row = np.zeros(rules.RESULT_LEN, dtype=np.int64)
     rules.play_game(flat, sizes, 0, 0, row)
@@ -29,6 +30,8 @@ def record_loop(recorder, position: int, deal: Deal):
 def record_row(recorder, position: int, row: np.ndarray, sequence):
     """Add a looping deal, its card ``sequence`` and its game's result ``row`` (either
     game's), to a chunk's recorder."""
+    from ..engine import batch
+
     positions, rows, deals = batch.record_loop(
         position, row, np.array(sequence, dtype=np.uint8), recorder.counts,
         recorder.loop_positions, recorder.loop_rows, recorder.loop_deals)

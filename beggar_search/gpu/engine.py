@@ -27,7 +27,6 @@ import os
 
 import numpy as np
 
-from ..engine import bitboard
 from ..errors import UserError
 
 CPU, GPU = "cpu", "gpu"
@@ -133,6 +132,8 @@ def _block(n_deals: int) -> int:
 def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorder):
     """``bitboard.random_chunk`` with the games played on the GPU: the same deals (drawn from
     ``stream`` by ``draw``), the same recorder; two players only."""
+    from ..engine import bitboard
+
     total = sorted_cards.shape[0]
     order = np.arange(total)
     kinds = bitboard.penalty_kinds(sorted_cards)
@@ -152,6 +153,8 @@ def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorde
 
 def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder):
     """``bitboard.enumerate_chunk`` with the games played on the GPU (two players only)."""
+    from ..engine import bitboard
+
     sequence = first_sequence.copy()
     block = _block(n_deals)
     pens, los, his, _ = bitboard.new_masks(block)

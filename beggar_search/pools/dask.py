@@ -29,10 +29,13 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import PoolLost, UserError
-from ..strategies import ChunkJob, execute, warm_up
 from .protocol import PoolFactory
+
+if TYPE_CHECKING:  # the strategies (and Numba) load where chunks are played, not for --help
+    from ..strategies import ChunkJob
 
 log = logging.getLogger(__name__)
 
@@ -360,6 +363,8 @@ def _plugin_class():
                     from .local import die_with
 
                     die_with(os.getppid())
+                from ..strategies import warm_up
+
                 started = time.perf_counter()
                 warm_up(self.name, self.params)
                 log.info("warmed up %s in %.2f s", self.name, time.perf_counter() - started)
@@ -460,6 +465,8 @@ class DaskPool:
     def submit(self, job: ChunkJob):
         """Send ``job`` to the cluster (tried up to ``RETRIES`` more times); its future is put
         on ``finished`` when done."""
+        from ..strategies import execute
+
         future = self.client.submit(execute, job, key=chunk_key(self.token, job.chunk),
                                     pure=False, retries=RETRIES)
         future.add_done_callback(self.finished.put)

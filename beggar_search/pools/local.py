@@ -17,11 +17,15 @@ from concurrent.futures import (
     wait,
 )
 from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
 
 from .. import compiling
 from ..errors import UserError
-from ..strategies import ChunkJob, execute, warm_up
+from ..strategies import execute, warm_up
 from .processes import STOP_SIGNALS, quiet_resource_tracker, terminal_signals_ignored
+
+if TYPE_CHECKING:
+    from ..strategies import ChunkJob
 
 DEATH_UNNOTICED = 2.0  # seconds a dead worker may go unnoticed by the executor (see wait)
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the kernel sends us when our parent dies

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 
 from ..store import StoreError
 from ..store.cycle_families import fair_reached, islands
-from ..strategies.units import unit_of
 from . import layout, replay
 
 GAME_COLUMNS = ("run", "rank", "cards", "tricks", "outcome", "winner", "deal", "number", "cycle",
@@ -87,6 +86,8 @@ def shown_option(value) -> str:
 
 def run_info(store, run) -> dict:
     """A run's figures for the index page: parameters, status, counts, rate, histogram."""
+    from ..strategies.units import unit_of
+
     params = run.params
     elapsed = run.elapsed
     info = {

@@ -16,13 +16,14 @@ from collections.abc import Iterable
 import numpy as np
 
 from .. import games
-from ..engine.rules import R_TRICKS, RESULT_LEN
 
 FAMILY_KEYS = ("family", "members", "mirror_family", "mirror_members")  # what grouping adds
 
 
 def _families_of(rows_of: list[dict], params: dict):
     """The ``engine.merging.Family`` of each game (a terminating game row of the run)."""
+    from ..engine.rules import R_TRICKS, RESULT_LEN
+
     game = games.of(params)
     deck, players = game.deck(params["deck"]), int(params["players"])
     sequences = np.array([game.deal_class.parse(g["deal"], deck).sequence for g in rows_of],

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..cards.deck import format_hands
-from ..engine.batch import ChunkSummary
-from ..engine.game import Result
+
+if TYPE_CHECKING:  # the engine (Numba) loads only where a chunk's records are made
+    from ..engine.batch import ChunkSummary
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,8 @@ class GameRecord:
                  notation: Callable = format_hands, family: str | None = None) -> GameRecord:
         """The record of one game from a kernel's result ``row`` and the deal's card ``sequence``,
         written with ``notation``; ``family``: its merge family, where the chunk found it."""
+        from ..engine.game import Result
+
         result = Result.from_row(row, len(split))
         return cls(board=board, deal=_notation(sequence, split, notation), number=number,
                    position=position, outcome=result.outcome, cards=result.cards,

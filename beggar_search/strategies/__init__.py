@@ -7,28 +7,43 @@ the run's parameters and the chunk number only, never on which worker runs it.
 
 from __future__ import annotations
 
+import functools
 import time
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 from .. import compiling
-from .base import PENDING, ChunkJob, Strategy
-from .climb import ClimbStrategy
-from .factory import FactoryStrategy
-from .hunt import HuntStrategy
-from .sweep import EnumerateStrategy, RandomStrategy
 
-STRATEGIES: dict[str, type[Strategy]] = {
-    RandomStrategy.name: RandomStrategy,
-    EnumerateStrategy.name: EnumerateStrategy,
-    ClimbStrategy.name: ClimbStrategy,
-    HuntStrategy.name: HuntStrategy,
-    FactoryStrategy.name: FactoryStrategy,
-}
+if TYPE_CHECKING:
+    from .base import ChunkJob, Strategy
+
+# The strategies and what they stand on (the engine, Numba: 1-2 s) load at first use of
+# these names: reading a results file (``units``) and --help need none of it.
+_LAZY = {"PENDING": ".base", "ChunkJob": ".base", "Strategy": ".base",
+         "RandomStrategy": ".sweep", "EnumerateStrategy": ".sweep",
+         "ClimbStrategy": ".climb", "HuntStrategy": ".hunt", "FactoryStrategy": ".factory"}
+_ORDER = ("RandomStrategy", "EnumerateStrategy", "ClimbStrategy", "HuntStrategy",
+          "FactoryStrategy")  # ``STRATEGIES``: each class by its name, in this order
+
+
+@functools.cache
+def _strategies() -> dict[str, type[Strategy]]:
+    classes = [getattr(import_module(_LAZY[name], __name__), name) for name in _ORDER]
+    return {kind.name: kind for kind in classes}
+
+
+def __getattr__(name: str):
+    if name == "STRATEGIES":
+        return _strategies()
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def strategy_for(name: str, params: dict) -> Strategy:
     """The strategy named ``name`` (``random``, ``enumerate``, ``climb``, ``hunt``, ``factory``) for
     a run with ``params``."""
-    return STRATEGIES[name](params)
+    return _strategies()[name](params)
 
 
 def execute(job: ChunkJob):

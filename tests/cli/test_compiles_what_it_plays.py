@@ -9,6 +9,9 @@ import textwrap
 
 import pytest
 
+# one worker: its cold compile (searched) is made once
+pytestmark = pytest.mark.xdist_group("compiles")
+
 NESSLER = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 
 # what a command run in a fresh process compiled or loaded: every kernel of the package

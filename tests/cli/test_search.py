@@ -20,6 +20,8 @@ from beggar_search import Deal, Deck, driver, play
 from beggar_search.cli import cli
 from beggar_search.store import Store
 
+pytestmark = pytest.mark.xdist_group("search")  # one worker: the uninterrupted run is made once
+
 TINY = "plain=5,J=2,Q=1,K=1"  # 1512 deals, 12 of them loop into 2 cycles
 
 

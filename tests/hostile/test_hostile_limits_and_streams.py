@@ -269,10 +269,16 @@ def limited(megabytes):
     return limit
 
 
-def test_runs_under_a_tiny_memory_limit_is_one_line(small_file):
-    """D6: ``ulimit -v 250000; runs`` gave two tracebacks (libllvmlite.so not loaded)."""
+def test_a_command_under_a_tiny_memory_limit_is_one_line(small_file):
+    """D6: ``ulimit -v 250000; runs`` gave two tracebacks (libllvmlite.so not loaded).  Now
+    ``runs`` loads no Numba (issue 36) and works there; a command that plays cannot load it
+    and says so in one line, wherever it first imports Numba."""
     result = subprocess.run(command("runs", "--db", str(small_file)), capture_output=True,
                             text=True, timeout=300, preexec_fn=limited(250))
+    assert result.returncode == 0 and "enumerate" in result.stdout, result.stderr
+    nessler = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+    result = subprocess.run(command("play", nessler),
+                            capture_output=True, text=True, timeout=300, preexec_fn=limited(250))
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "memory" in result.stderr and "Traceback" not in result.stderr

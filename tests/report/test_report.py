@@ -25,6 +25,9 @@ from beggar_search.report.serve import make_server
 from beggar_search.report.site import MARKER, PAGES, script_json
 from beggar_search.store import Store
 
+# one worker: conftest's report_results and report_site are made once
+pytestmark = pytest.mark.xdist_group("report")
+
 HOSTILE = '</script><script>alert("x")</script><img src=x onerror=alert(1)>\'"&'
 
 

@@ -28,6 +28,9 @@ from beggar_search.report.replay import cap_of
 from beggar_search.report.serve import make_server
 from beggar_search.store import Store
 
+# one worker: conftest's report_results and report_site are made once
+pytestmark = pytest.mark.xdist_group("report")
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (apt-get install"

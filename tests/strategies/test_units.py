@@ -9,7 +9,7 @@ import pytest
 from beggar_search.store import Store
 from beggar_search.strategies import STRATEGIES, Strategy, strategy_for
 from beggar_search.strategies.factory import FactoryStrategy
-from beggar_search.strategies.units import strategy_class, unit_of
+from beggar_search.strategies.units import KINDS, strategy_class, unit_of
 
 TINY = "plain=5,J=2,Q=1,K=1"  # 1,512 deals, 12 of them loops, 2 cycles
 
@@ -22,9 +22,33 @@ def test_every_strategy_counts_its_work_in_deals_tries_or_games():
 
 
 def test_a_strategy_this_version_does_not_know_counts_deals():
-    assert strategy_class("gone") is Strategy
+    assert strategy_class("gone").loaded() is Strategy
     assert unit_of("gone") == "deals"
     assert Strategy.summary_figures(None, 1) == {}
+    assert strategy_class("gone").summary_figures(None, 1) == {}
+
+
+SAID = ("default_chunk", "unit", "ends_at_plan", "of_cycles", "counts_caps", "number_label",
+        "sample")
+
+
+@pytest.mark.parametrize("name", ["random", "enumerate", "climb", "hunt", "factory"])
+def test_what_a_reader_is_told_of_a_strategy_is_what_its_class_says(name):
+    """``units.KINDS`` (read without loading the engine) copies each class's attributes."""
+    kind, cls = strategy_class(name), STRATEGIES[name]
+    assert {key: getattr(kind, key) for key in SAID} == {key: getattr(cls, key) for key in SAID}
+    assert kind.figures == (cls.summary_figures.__func__ is not Strategy.summary_figures.__func__)
+    assert kind.loaded() is cls and kind.name == cls.name
+    assert set(STRATEGIES) == set(KINDS)
+
+
+def test_a_reader_asks_the_class_for_anything_else(tmp_path):
+    params = STRATEGIES["climb"].prepare({"deck": TINY, "players": 2, "seed": 3, "top_k": 5,
+                                          "max_tricks": None, "chunk_size": 500,
+                                          "deals": 1000})
+    plan = strategy_class("climb")(params)  # what odds asks of a climber: its plan
+    assert type(plan) is STRATEGIES["climb"] and plan.chunk_deals(0) > 0
+    assert strategy_class("climb").prepare == STRATEGIES["climb"].prepare
 
 
 def test_only_a_climb_stores_more_than_its_plan():
