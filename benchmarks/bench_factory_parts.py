@@ -15,12 +15,13 @@ the Casella cycle on the standard deck for ``--hours``, with CPU-time timers
 - storing: ``Store.add_chunk``;
 - the rest of the sitting (progress lines, the family read every 10 s, the summary).
 
-Then the kernel of the kicks alone: a kick chunk's tried states replayed through
-``play_tried`` in batches of ``TRIED_BLOCK`` (the fast kernel and the exact replays of the
-games past ``LONG_TRICKS``), against kick drawing alone, and cards per try against the
-sweep's cards per deal.  Prints Markdown tables; ``--json FILE`` writes the figures.
+Each round first times the sweep (``bench``'s fast path, standard deck, 2,000,000 random
+deals per CPU second, ``bench.speed.time_one``) in the same process, so that the factory's
+tried states per CPU second come with their ratio to it, same core, same run.  Prints a
+Markdown table per round; ``--json FILE`` writes the figures.
 
-    python benchmarks/bench_factory_parts.py [--hours 0.01] [--seed 7] [--json out.json]
+    taskset -c 0 python benchmarks/bench_factory_parts.py [--hours 0.01] [--rounds 2]
+        [--seed 7] [--json out.json]
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import time
 from pathlib import Path
 
 from beggar_search import driver
+from beggar_search.bench.speed import Workload, time_one
 from beggar_search.cycles import perturb, walk
 from beggar_search.games.loops import CASELLA
 from beggar_search.store import Store
@@ -123,16 +125,29 @@ def main(argv=None) -> None:
     parser.add_argument("--hours", type=float, default=0.01)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args(argv)
+    rounds = []
+    for _ in range(args.rounds):
+        rounds.append(one_round(args))
+    if args.json:
+        args.json.write_text(json.dumps(rounds, indent=1) + "\n")
+
+
+def one_round(args) -> dict:
+    """The sweep, then the factory run by parts; prints the round and returns its figures."""
     load = os.getloadavg()[0]
+    sweep = time_one(Workload(), "fast", 2_000_000).deals_per_second
     with tempfile.TemporaryDirectory() as folder:
         summary, timers, sitting, chunks = patched_run(args.hours, args.seed, folder)
     tries = int(summary["deals"])
     print(f"factory, standard deck from Casella's cycle, seed {args.seed}, --hours {args.hours},"
           f" one worker in this process; load {load:.1f}-{os.getloadavg()[0]:.1f}:")
-    print(f"{tries:,} tries ({timers.tries.get('walk', 0):,} walking,"
+    print(f"sweep (bench's fast path) {sweep:,.0f} deals per CPU second; factory"
+          f" {tries:,} tries ({timers.tries.get('walk', 0):,} walking,"
           f" {timers.tries.get('kick', 0):,} kicking), {sitting:.2f} CPU s:"
-          f" {tries / sitting:,.0f} tries per CPU second of the sitting,"
+          f" {tries / sitting:,.0f} tries per CPU second of the sitting"
+          f" (**{tries / sitting / sweep:.2f}x the sweep**),"
           f" {tries / chunks:,.0f} per CPU second of its chunks")
     print("| part | CPU s | share | calls |\n|---|---|---|---|")
     rest = sitting - sum(timers.seconds.values())
@@ -144,12 +159,9 @@ def main(argv=None) -> None:
         if timers.seconds[part] > 0:
             print(f"{phase}: {timers.tries.get(phase, 0) / timers.seconds[part]:,.0f} tries per"
                   f" CPU second of its kernel")
-    if args.json:
-        args.json.write_text(json.dumps({
-            "tries": tries, "sitting_cpu": sitting, "chunks_cpu": chunks,
-            "parts": timers.seconds, "calls": timers.calls, "phase_tries": timers.tries,
-            "load": [load, os.getloadavg()[0]]}, indent=1) + "\n")
-
+    return {"sweep_deals_per_second": sweep, "tries": tries, "sitting_cpu": sitting,
+            "chunks_cpu": chunks, "parts": timers.seconds, "calls": timers.calls,
+            "phase_tries": timers.tries, "load": [load, os.getloadavg()[0]]}
 
 if __name__ == "__main__":
     sys.exit(main())
