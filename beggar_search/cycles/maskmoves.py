@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import kernel
+from ..jit import inlined_kernel, kernel
 from .kept import W_FIRST, W_HI, W_LEADER, W_LO, W_PEN, low_bits
 from .moves import M_BLOCK, M_CARD, M_EXCHANGE, M_LEADER, M_SPLIT, M_SWAP, decode_counted
 
@@ -46,7 +46,7 @@ def _write(out, pen, lo, hi, first, leader):
     out[W_LEADER] = leader
 
 
-@kernel
+@inlined_kernel
 def move_masks(state, n, index, config, counts, params, out):
     """Apply move number ``index`` (``moves`` numbering, ``counts``: ``moves.kind_counts``)
     to the state's words ``state`` into ``out``; False when it is no move.

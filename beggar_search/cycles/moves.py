@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import kernel
+from ..jit import inlined_kernel, kernel
 
 MOVE_NAMES = ("swap", "card", "block", "leader", "split", "exchange")
 M_SWAP, M_CARD, M_BLOCK, M_LEADER, M_SPLIT, M_EXCHANGE = range(len(MOVE_NAMES))
@@ -105,6 +105,27 @@ def kind_counts(n, players, config):
     return counts
 
 
+@inlined_kernel
+def _triangle_start(i, row):
+    """The first number of row ``i`` of a triangle whose row k holds ``row - k`` numbers."""
+    return i * row - i * (i - 1) // 2
+
+
+@inlined_kernel
+def _triangle_row(index, row):
+    """The row of number ``index`` in that triangle (row k holds ``row - k`` numbers): the
+    largest i with ``_triangle_start(i, row) <= index``, in O(1) (the root of the quadratic,
+    corrected by whole steps) where counting the rows off one by one took O(row)."""
+    b = 2 * row + 1
+    i = np.int64((b - np.sqrt(float(max(b * b - 8 * index, 0)))) // 2)
+    i = max(i, np.int64(0))
+    while i > 0 and _triangle_start(i, row) > index:
+        i -= 1
+    while _triangle_start(i + 1, row) <= index:
+        i += 1
+    return i
+
+
 @kernel
 def decode_move(n, players, index, config, params):
     """The kind of move number ``index``; its parameters go into ``params[0:3]``.
@@ -116,7 +137,7 @@ def decode_move(n, players, index, config, params):
     return decode_counted(n, players, index, config, kind_counts(n, players, config), params)
 
 
-@kernel
+@inlined_kernel
 def decode_counted(n, players, index, config, counts, params):
     """``decode_move`` with the kinds' move counts given (``kind_counts``)."""
     for kind in range(N_KINDS):
@@ -125,14 +146,9 @@ def decode_counted(n, players, index, config, counts, params):
             index -= count
             continue
         if kind == M_SWAP:
-            i = np.int64(0)
-            row = n - 1
-            while index >= row:
-                index -= row
-                i += 1
-                row -= 1
+            i = _triangle_row(index, n - 1)
             params[0] = i
-            params[1] = i + 1 + index
+            params[1] = i + 1 + index - _triangle_start(i, n - 1)
         elif kind == M_CARD:
             slots = n - 1 + players
             params[0] = 1
@@ -160,15 +176,11 @@ def decode_counted(n, players, index, config, counts, params):
             while index >= _exchange_pairs(n, length):
                 index -= _exchange_pairs(n, length)
                 length += 1
-            i = np.int64(0)
-            row = n - 2 * length + 1  # second places for the first block at i
-            while index >= row:
-                index -= row
-                i += 1
-                row -= 1
+            row = n - 2 * length + 1  # second places for the first block at 0
+            i = _triangle_row(index, row)
             params[0] = length
             params[1] = i
-            params[2] = i + length + index
+            params[2] = i + length + index - _triangle_start(i, row)
         return kind
     return np.int64(-1)
 

@@ -159,3 +159,33 @@ def test_moves_on_masks_are_apply_moves(spec):
                         if new_leader else out)
                 assert cycles.laid_masks(moved, n) == (
                     *bitboard.masks_from(laid, 0, 0, 0, 0), out_sizes[new_leader])
+
+
+def counted_off(n, index, row_first, second_offset):
+    """The (first place, second place) of a swap or exchange numbered ``index`` by counting
+    the rows of the triangle off one by one (the numbering ``decode_move`` keeps)."""
+    i, row = 0, row_first
+    while index >= row:
+        index -= row
+        i += 1
+        row -= 1
+    return i, i + second_offset + index
+
+
+@pytest.mark.parametrize("n", [4, 9, 26, 52, 64])
+def test_swap_and_exchange_numbers_decode_as_counted_off(n):
+    config = moves.move_config(("swap", "exchange"), exchanges=(1, 6))
+    counts = moves.kind_counts(n, 2, config)
+    params = np.zeros(4, dtype=np.int64)
+    for index in range(int(counts[moves.M_SWAP])):
+        assert moves.decode_move(n, 2, index, config, params) == moves.M_SWAP
+        assert (params[0], params[1]) == counted_off(n, index, n - 1, 1)
+    index = int(counts[moves.M_SWAP])
+    for length in range(1, 7):
+        pairs = max(n - 2 * length + 1, 0) * max(n - 2 * length + 2, 0) // 2
+        for k in range(pairs):
+            assert moves.decode_move(n, 2, index, config, params) == moves.M_EXCHANGE
+            assert params[0] == length
+            assert (params[1], params[2]) == counted_off(n, k, n - 2 * length + 1, length)
+            index += 1
+    assert index == moves.move_count(n, 2, config)
