@@ -19,6 +19,7 @@ FILE``, every figure, with the curve: each (tries, CPU s, groups, deals) where s
 new was found.
 
     python benchmarks/bench_loops.py [--deck SPEC ...] [--seeds 1-5] [--tries N] [--cpu S]
+    python benchmarks/bench_loops.py --table out.json [more.json ...]
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from beggar_search.strategies.factory import SEED_CHUNK_TRIES, SEED_ROUNDS
 # two census decks of 24 cards with two islands each (docs/results.md), and camicia
 DECKS = ("plain=15,J=3,Q=3,K=3", "plain=16,J=3,Q=2,K=3", "camicia")
 CAMICIA = {"groups": 15, "deals": 162}  # the census of camicia (docs/results.md)
-MILESTONES = (10**6, 10**7, 10**8, 10**9)  # tries at which the table says the groups found
+MILESTONES = (10**6, 3 * 10**6, 10**7, 3 * 10**7, 10**8, 10**9)  # tries the table reads at
 
 
 def truth_of(deck: str) -> dict:
@@ -138,7 +139,7 @@ def last_group(row: dict) -> dict | None:
 
 def table(rows: list[dict]) -> str:
     """One Markdown row a deck and seed, and a median row a deck."""
-    heads = [f"groups within {t:.0e} tries".replace("e+0", "e") for t in MILESTONES]
+    heads = [f"groups within {t:.0e}".replace("e+0", "e") for t in MILESTONES]
     lines = ["| deck | seed | groups found | deals found | first cycle, tries |"
              " last new group: tries, CPU s | " + " | ".join(heads) +
              " | played: tries, CPU s | stopped by |",
@@ -189,7 +190,12 @@ def main(argv=None) -> None:
                         help="tries at most a seed (default: 100 rounds of random seeding)")
     parser.add_argument("--cpu", type=float, default=600.0, help="CPU seconds at most a seed")
     parser.add_argument("--json", type=Path, help="write every figure to this file")
+    parser.add_argument("--table", type=Path, nargs="+", metavar="JSON",
+                        help="print the table of figures written before by --json, and stop")
     args = parser.parse_args(argv)
+    if args.table:
+        print(table([row for path in args.table for row in json.loads(path.read_text())]))
+        return
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for deck in args.deck or DECKS:
