@@ -185,6 +185,30 @@ def test_grow_seeding_in_pieces_is_resumable_and_worker_independent(tmp_path):
                                            chunks[:2 * factory_module.GROW_STAGE])
 
 
+def test_grow_pieces_are_planned_by_stages_and_older_runs_keep_whole_chunks(tmp_path):
+    """A grow round's first stage: ``GROW_STAGE`` pieces of each of its ``GROW_CHUNKS``
+    lineages, piece by piece; a run from before pieces (no ``grow_tries``) plans its round
+    as ``GROW_CHUNKS`` whole chunks, as it began."""
+    def first_stage(params):
+        with Store(tmp_path / f"s{len(params)}.sqlite") as store:
+            run = store.create_run("factory", params, "test")
+            strategy = driver.strategy_for("factory", params)
+            strategy.attach(store, run)
+            return list(itertools.takewhile(lambda job: job is not PENDING,
+                                            strategy.plan(set())))
+
+    params = factory_params("plain=10,J=3,Q=3,K=3", seed_chunks=1, seeding="grow")
+    jobs = first_stage(params)
+    assert [(job.chunk, job.work["lineage"], job.work["piece"]) for job in jobs] == [
+        (k, k % factory_module.GROW_CHUNKS, k // factory_module.GROW_CHUNKS)
+        for k in range(factory_module.GROW_STAGE * factory_module.GROW_CHUNKS)]
+    assert all(job.deals == params["grow_tries"] for job in jobs)
+    older = {k: v for k, v in params.items() if k not in ("grow_tries", "grow_budget")}
+    jobs = first_stage(older)
+    assert [job.chunk for job in jobs] == list(range(factory_module.GROW_CHUNKS))
+    assert not any("lineage" in job.work for job in jobs)
+
+
 def test_kick_chunks_come_after_every_kick_every_walk_chunks(tmp_path, monkeypatch):
     """A generation of many walk chunks has a kick chunk after every ``kick_every`` of them
     (not after the last), kinds in turn, each kicking at most ``KICK_STATES`` states drawn
