@@ -43,3 +43,23 @@ def test_gpu_host_side_per_deal_and_the_cap(capsys):
                        "--cores", "16"]) == 0
     out = capsys.readouterr().out
     assert out.count("| standard random") == 2 and "| camicia enumerate |" in out
+
+
+def test_recall_in_tries_of_a_tiny_deck_and_its_table(tmp_path):
+    """bench_loops on TINY against its census (2 groups, 12 looping deals): seeds 1 and 2
+    find both groups and every deal when the first walk chunk after the first seeding round
+    (16 chunks of 327,680 tries) catalogues them, and the table says so, median row too."""
+    bench = load("bench_loops")
+    deck = "plain=5,J=2,Q=1,K=1"
+    truth = {"groups": 2, "deals": 12, "cycles": {
+        c: set(d) for c, d in bench.census_truth(bench.Deck.parse(deck))["cycles"].items()}}
+    rows = [bench.recall(str(tmp_path), deck, seed, truth, 10**8, 600.0) for seed in (1, 2)]
+    assert [(row["groups"], row["deals"], row["stop"]) for row in rows] == [
+        (2, 12, "all found")] * 2
+    assert [row["first_cycle_tries"] for row in rows] == [9, 115]
+    for row in rows:
+        assert row["curve"][-1]["tries"] == row["tries"] > 16 * 327_680
+        assert row["curve"][-1]["cpu_seconds"] <= row["cpu_seconds"]
+    lines = bench.table(rows).splitlines()
+    assert lines[2].startswith(f"| `{deck}` | 1 | 2/2 | 12/12 | 9 | {rows[0]['tries']:,}, ")
+    assert lines[4].startswith(f"| `{deck}` | median | 2 | 12 | - |")

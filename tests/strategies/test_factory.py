@@ -156,6 +156,59 @@ def test_runs_are_deterministic_resumable_and_worker_independent_small(tmp_path)
     test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, True, small=True)
 
 
+def test_grow_seeding_in_pieces_is_resumable_and_worker_independent(tmp_path):
+    """Skeleton and pad played as pieces of a few thousand pad tries (stored one by one):
+    the same catalogue and tries on 1 and 2 workers and after a stop and a resume; every
+    piece within its size (but piece 0, which also grows the skeleton); the first round
+    ends with the stage that met a cycle, and the next goes on with the same lineages."""
+    params = factory_params("plain=10,J=3,Q=3,K=3", seed_chunks=1, seeding="grow",
+                            grow_tries=4_000, grow_budget=60_000, grow_small_tries=1 << 17,
+                            moves=["leader"], seed_rounds=2)
+    with Store(tmp_path / "a.sqlite") as store:
+        one = driver.start(store, "factory", params, 1, quiet=True)
+        whole = catalogue(store, one["run"])
+        chunks = store.chunk_tries(one["run"])
+    assert any(row[4] == "grown" for row in whole)
+    stage = 2 * factory_module.GROW_STAGE  # chunks 0 and 1 also grow their skeletons
+    assert 0 < max(tries for _, tries in chunks[2:stage]) < 4_000 + 1_000
+    with Store(tmp_path / "b.sqlite") as store:
+        two = driver.start(store, "factory", params, 2, quiet=True)
+        assert catalogue(store, two["run"]) == whole
+    with Store(tmp_path / "c.sqlite") as store:
+        resumed = stopped_and_resumed(store, params, chunks=5)
+        assert catalogue(store, resumed["run"]) == whole
+    in_tries = ("deals", "loops", "first_cycle_tries", "last_cycle_tries",
+                "tries_since_new_cycle", "seeding_tries", "walking_tries")
+    assert [one[k] for k in in_tries] == [two[k] for k in in_tries] == [
+        resumed[k] for k in in_tries]
+    assert one["first_cycle_tries"] <= sum(tries for _, tries in
+                                           chunks[:2 * factory_module.GROW_STAGE])
+
+
+def test_grow_pieces_are_planned_by_stages_and_older_runs_keep_whole_chunks(tmp_path):
+    """A grow round's first stage: ``GROW_STAGE`` pieces of each of its ``GROW_CHUNKS``
+    lineages, piece by piece; a run from before pieces (no ``grow_tries``) plans its round
+    as ``GROW_CHUNKS`` whole chunks, as it began."""
+    def first_stage(params):
+        with Store(tmp_path / f"s{len(params)}.sqlite") as store:
+            run = store.create_run("factory", params, "test")
+            strategy = driver.strategy_for("factory", params)
+            strategy.attach(store, run)
+            return list(itertools.takewhile(lambda job: job is not PENDING,
+                                            strategy.plan(set())))
+
+    params = factory_params("plain=10,J=3,Q=3,K=3", seed_chunks=1, seeding="grow")
+    jobs = first_stage(params)
+    assert [(job.chunk, job.work["lineage"], job.work["piece"]) for job in jobs] == [
+        (k, k % factory_module.GROW_CHUNKS, k // factory_module.GROW_CHUNKS)
+        for k in range(factory_module.GROW_STAGE * factory_module.GROW_CHUNKS)]
+    assert all(job.deals == params["grow_tries"] for job in jobs)
+    older = {k: v for k, v in params.items() if k not in ("grow_tries", "grow_budget")}
+    jobs = first_stage(older)
+    assert [job.chunk for job in jobs] == list(range(factory_module.GROW_CHUNKS))
+    assert not any("lineage" in job.work for job in jobs)
+
+
 def test_kick_chunks_come_after_every_kick_every_walk_chunks(tmp_path, monkeypatch):
     """A generation of many walk chunks has a kick chunk after every ``kick_every`` of them
     (not after the last), kinds in turn, each kicking at most ``KICK_STATES`` states drawn
@@ -311,6 +364,38 @@ def test_skeleton_and_pad_grows_small_cycles_into_the_deck():
     grown = skeleton_and_pad(deck, 1, small_tries=1 << 17, pad_budget=2_000_000, want=4)
     assert grown.states and grown.steps[0][0] == 16 and 17 <= grown.steps[-1][0] < deck.size
     for hands, leader in grown.states:
+        assert sorted(c for hand in hands for c in hand) == deck.sorted_cards().tolist()
+        assert play_state(hands, leader).outcome == "loop"
+
+
+def test_pad_pieces_share_out_a_lineage_whole_states_in_order():
+    """The pieces of a skeleton-and-pad lineage pad its skeleton states in order, whole
+    states, about ``piece_tries`` each: their tries add up to the whole padding's plus the
+    growth's (counted by piece 0), each state's pad tries as ``pad_runs`` plays them, and
+    every cycle a piece meets is a full-size loop."""
+    from beggar_search.cycles import grow
+    from beggar_search.cycles.kept import new_kept
+    from beggar_search.engine.game import play_state
+    from beggar_search.strategies.factory import seeding
+
+    deck = Deck.parse("plain=10,J=3,Q=3,K=3")
+    skeleton = seeding.lineage_skeleton(deck.spec, 1, 2, 0, 1 << 17)
+    assert skeleton.rows is not None and skeleton.cards < deck.size
+    missing = deck.size - skeleton.cards
+    each = seeding.pad_tries(skeleton.rows.sizes, missing)
+    counts = np.zeros(2, dtype=np.int64)
+    grow.pad_runs(skeleton.rows, missing, new_kept(1, deck.size, 2), counts, 1 << 62)
+    assert each.sum() == counts[0] and (skeleton.starts == np.cumsum(each) - each).all()
+    size = 10_000
+    pieces = [seeding.pad_piece(deck, 1, 2, 0, k, size, counts[0], small_tries=1 << 17)
+              for k in range(seeding.lineage_pieces(size, counts[0]))]
+    assert len(pieces) > 3
+    assert sum(p.tries for p in pieces) == counts[0] + skeleton.grown.tries
+    assert all(p.tries - (skeleton.grown.tries if k == 0 else 0) < size + each.max()
+               for k, p in enumerate(pieces))
+    met = [state for p in pieces for state in p.states]
+    assert met and len(met) <= len(pieces) * seeding.PAD_WANT
+    for hands, leader in met:
         assert sorted(c for hand in hands for c in hand) == deck.sorted_cards().tolist()
         assert play_state(hands, leader).outcome == "loop"
 

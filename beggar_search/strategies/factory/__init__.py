@@ -20,8 +20,13 @@ with kicks goes on until its hours are up, Ctrl-C, or ``until_idle`` hours witho
 cycle; without kicks it ends when a generation and the seeding bring nothing new.
 
 Chunks.  A run may begin with a seeding round: ``seed_chunks`` chunks of random states,
-or ``GROW_CHUNKS`` chunks of skeleton and pad (``seeding = 'grow'``, see ``seeding``), for a deck
-where nothing is known; the cycles they meet join generation 0.  Once the walk has
+or ``GROW_CHUNKS`` lineages of skeleton and pad (``seeding = 'grow'``, see ``seeding``), for a
+deck where nothing is known; the cycles they meet join generation 0.  A lineage is played as
+pieces of about ``grow_tries`` pad tries (``seeding.pad_piece``), ``GROW_STAGE`` pieces of each
+lineage at a time: a round ends after the stage that met a new cycle (the next round goes on
+with the same lineages) or once its lineages are padded through (``grow_budget`` pad tries,
+or a stage whose last pieces played nothing); runs from before ``grow_tries`` played a
+lineage as one chunk.  Once the walk has
 closed, further rounds (up to ``seed_rounds``) seek cycles in islands that no move
 reaches, while nothing is known yet, then until ``SEED_PATIENCE`` rounds in a row (or
 as many as the first cycle took) have met nothing new.  Each generation
@@ -36,6 +41,7 @@ generations stored, whatever the workers, the order chunks finish in, or a resum
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -56,6 +62,7 @@ from ...store.cycle_families import figures
 from ...store.records import CATALOGUED, MET, CycleRecord, InTree
 from ...text import plural, short
 from ..base import PENDING, ChunkJob, Strategy
+from . import seeding
 from .progress import COLUMNS, KICKING, SEEDING, WALKING, tries_figures
 
 SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
@@ -64,6 +71,8 @@ SEED_ROUNDS = 64  # seeding rounds of a run from nothing, at most
 GROW_CHUNKS = 2  # skeleton-and-pad chunks a round (each its own stream), for two workers
 SEED_PATIENCE = 8  # rounds in a row meeting nothing new that end the seeding, at least
 GROW_PATIENCE = 2  # the same for skeleton-and-pad rounds (minutes each on a large deck)
+GROW_CHUNK_TRIES = 1 << 21  # pad tries of a skeleton-and-pad piece (seconds on one core)
+GROW_STAGE = 4  # pieces of each lineage planned together, before the cycles are read back
 # random fair deals a random seeding chunk also plays (the fast kernels play them about
 # four times as fast as the general engine plays random states)
 SEED_CHUNK_FAIR = 4 * SEED_CHUNK_TRIES
@@ -194,6 +203,8 @@ class FactoryStrategy(Strategy):
         params.setdefault("seeding", "random")
         params.setdefault("seed_rounds", 1)
         params.setdefault("seed_fair_deals", SEED_CHUNK_FAIR)
+        params.setdefault("grow_tries", GROW_CHUNK_TRIES)  # absent from older runs: whole chunks
+        params.setdefault("grow_budget", seeding.PAD_BUDGET)
         params.setdefault("kicks", list(perturb.DEFAULT_KICKS))
         params.setdefault("kick_moves", list(perturb.DEFAULT_KICK_MOVES))
         params.setdefault("kick_shift", perturb.DEFAULT_KICK_SHIFT)
@@ -251,6 +262,11 @@ class FactoryStrategy(Strategy):
     def stored(self, chunks: range) -> bool:
         """Whether every chunk of ``chunks`` is in the results file."""
         return set(chunks) <= self.store.done_chunks(self.run_id)
+
+    def chunk_tries(self, chunks: range) -> dict[int, int]:
+        """The tries of each stored chunk of ``chunks``."""
+        return {chunk: tries for chunk, tries in self.store.chunk_tries(self.run_id)
+                if chunk in chunks}
 
     def job(self, chunk: int, deals: int, work: dict) -> ChunkJob:
         """A chunk of this run: number ``chunk``, ``deals`` tries, and its phase's ``work``."""
@@ -356,10 +372,19 @@ class FactoryStrategy(Strategy):
                                      met.loops + int(recorder.counts[batch.C_LOOPS]), found)
 
     def _grow_chunk(self, chunk: int, work: dict) -> ChunkSummary:
-        """Skeleton and pad: full-size cycles grown from a small deck's (see ``seeding``)."""
-        from .seeding import skeleton_and_pad
-
-        grown = skeleton_and_pad(self.deck, self.params["seed"], self.players, chunk=chunk)
+        """Skeleton and pad: full-size cycles grown from a small deck's (see ``seeding``),
+        one piece of a lineage (``work['lineage']``, ``work['piece']``), or a whole skeleton
+        and pad (runs from before pieces)."""
+        if "lineage" in work:
+            grown = seeding.pad_piece(self.deck, self.params["seed"], self.players,
+                                      int(work["lineage"]), int(work["piece"]),
+                                      int(self.params["grow_tries"]),
+                                      int(self.params["grow_budget"]),
+                                      small_tries=int(self.params.get(
+                                          "grow_small_tries", seeding.SMALL_TRIES)))
+        else:
+            grown = seeding.skeleton_and_pad(self.deck, self.params["seed"], self.players,
+                                             chunk=chunk)
         known = set(work["known"])
         generation = int(work.get("generation", 0))
         found = []
@@ -492,6 +517,9 @@ class _Plan:
     floor: int = SEED_PATIENCE
     patience: int = SEED_PATIENCE  # rounds in a row meeting nothing new that end seeding
     idle: int = 0  # seeding rounds in a row that met nothing new
+    pieces: int = 0  # pieces of a skeleton-and-pad lineage (0: a lineage is one chunk)
+    lineage: int = 0  # the first lineage of the seeding round planned next
+    piece: int = 0  # the piece its lineages go on from
     kick_round: int = 0
     kicked: int = 0  # kick chunks planned so far (their kinds go in turn)
     known: set[str] = field(default_factory=set)
@@ -505,6 +533,9 @@ class _Plan:
         self.per_round = int(params.get("seed_chunks") or 0)
         if grows and self.per_round:
             self.per_round = GROW_CHUNKS
+            if "grow_tries" in params:
+                self.pieces = seeding.lineage_pieces(int(params["grow_tries"]),
+                                                     int(params["grow_budget"]))
         self.rounds = int(params.get("seed_rounds") or 1) if self.per_round else 0
         self.floor = self.patience = GROW_PATIENCE if grows else SEED_PATIENCE
         starts = [start_node(text, self.factory.deck, self.factory.players, self.factory.cycles)
@@ -540,22 +571,55 @@ class _Plan:
         """One seeding round; its cycles join the generation about to be walked.  Seeding
         ends once ``patience`` rounds in a row (or as many as the first cycle took) met
         nothing new."""
-        chunks = range(self.base, self.base + self.per_round)
-        self.factory.phase = f"{SEEDING} (round {self.round + 1})"
-        for chunk in chunks:
-            if chunk not in self.done:
-                yield self.factory.job(chunk, SEED_CHUNK_TRIES,
-                                       {"phase": "seed", "known": sorted(self.known),
-                                        "generation": self.generation, "round": self.round})
-        yield from self._wait(chunks)
-        self.base, self.round = self.base + self.per_round, self.round + 1
-        seeded = self._new(self.factory.generation_nodes(self.generation, chunks))
+        if self.pieces:
+            seeded = yield from self._grown()
+        else:
+            chunks = range(self.base, self.base + self.per_round)
+            self.factory.phase = f"{SEEDING} (round {self.round + 1})"
+            for chunk in chunks:
+                if chunk not in self.done:
+                    yield self.factory.job(chunk, SEED_CHUNK_TRIES,
+                                           {"phase": "seed", "known": sorted(self.known),
+                                            "generation": self.generation, "round": self.round})
+            yield from self._wait(chunks)
+            self.base = self.base + self.per_round
+            seeded = self._new(self.factory.generation_nodes(self.generation, chunks))
+        self.round += 1
         if not self.known:
             self.patience = max(self.floor, self.round + 1)
         self.idle = 0 if seeded else self.idle + 1
         if self.known and self.idle >= self.patience:
             self.rounds = self.round  # seeding is done
         self.frontier += seeded
+
+    def _grown(self):
+        """A skeleton-and-pad round: the pieces of its ``GROW_CHUNKS`` lineages, ``GROW_STAGE``
+        of each at a time (piece by piece, lineage by lineage), until a stage meets a new
+        cycle (the next round goes on from the next piece) or the lineages are padded through
+        (the next round takes the next lineages).  Returns the new cycles met."""
+        known, seeded = sorted(self.known), []
+        lineages = range(self.lineage, self.lineage + GROW_CHUNKS)
+        tries = int(self.factory.params["grow_tries"])
+        while self.piece < self.pieces and not seeded:
+            stage = range(self.piece, min(self.piece + GROW_STAGE, self.pieces))
+            self.factory.phase = (f"{SEEDING} (round {self.round + 1}, pieces"
+                                  f" {stage.start + 1}-{stage.stop} of {self.pieces})")
+            chunks = range(self.base, self.base + len(stage) * len(lineages))
+            for chunk, (piece, lineage) in zip(chunks, itertools.product(stage, lineages),
+                                               strict=True):
+                if chunk not in self.done:
+                    yield self.factory.job(chunk, tries, {
+                        "phase": "seed", "known": known, "generation": self.generation,
+                        "round": self.round, "lineage": lineage, "piece": piece})
+            yield from self._wait(chunks)
+            self.base, self.piece = chunks.stop, stage.stop
+            seeded = self._new(self.factory.generation_nodes(self.generation, chunks))
+            last = chunks[-len(lineages):]  # each lineage's last piece of the stage
+            if stage.stop > 1 and not any(self.factory.chunk_tries(last).values()):
+                self.piece = self.pieces  # padded through: its last pieces played nothing
+        if self.piece >= self.pieces:
+            self.lineage, self.piece = lineages.stop, 0
+        return seeded
 
     def _walk(self):
         """Generations until one brings nothing new (a kick round after each, with kicks).

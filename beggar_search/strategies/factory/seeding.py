@@ -9,17 +9,24 @@
 3. Pad: insert the missing plain cards as one run in each hand, at every pair of
    places, into every state of those skeleton cycles and their mirrors, either leader.
 Everything is a pure function of the deck and the seed.
+
+A factory run plays a skeleton and pad as a *lineage* of chunks (``pad_piece``): every
+piece grows the lineage's skeleton again (seconds, once per process: it is cached) and pads
+its own share of the skeleton states, whole states of about ``piece_tries`` pad tries in
+order, so that a piece takes seconds where the whole padding takes minutes; piece 0 also
+counts the growth's tries.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ...cards.deck import N_VALUES, Deck
 from ...cycles import grow
-from ...cycles.kept import new_kept, state_arrays, state_hands
+from ...cycles.kept import StateRows, new_kept, state_arrays, state_hands
 from ...cycles.perturb import random_state_cycles
 from ...engine.game import state_cycle
 from ...engine.random import chunk_stream
@@ -27,6 +34,10 @@ from ...engine.random import chunk_stream
 MAX_CYCLES = 500  # cycles kept per deck size while growing
 MAX_STATES = 40_000  # states a growth step (or the padding) starts from
 SMALL = (8, 2, 3, 3, 3)  # the small deck: at most so many cards of each value
+SMALL_TRIES = 1 << 20  # random states of the small deck
+PAD_BUDGET = 50_000_000  # pad tries of a skeleton and pad, at most
+PAD_WANT = 16  # full-size cycles a padding (or a piece of one) keeps
+LINEAGE_PART = 3  # the random stream (beside a chunk's own) of a lineage's small deck
 
 
 @dataclass
@@ -61,19 +72,19 @@ def _kept(found, kept):
             for k in range(kept)]
 
 
-def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = 1 << 20,
-                   chunk: int = 0) -> Seeding:
+def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = SMALL_TRIES,
+                   chunk: int = 0, part: int = 0) -> Seeding:
     """Steps 1 and 2: skeleton cycles of ``deck`` (every penalty card in, plain cards
     missing) grown from a small deck's cycles (random states from the stream of chunk
-    ``chunk`` of the run seeded ``seed``).  ``states`` holds one state of each skeleton
-    cycle, none when growth stalled before every penalty card was in; ``steps`` lists
+    ``chunk`` of the run seeded ``seed``, its part ``part``).  ``states`` holds one state of
+    each skeleton cycle, none when growth stalled before every penalty card was in; ``steps`` lists
     (cards, cycles) per size reached."""
     target = list(deck.counts)
     counts = [min(c, most) for c, most in zip(target, SMALL, strict=True)]
     result = Seeding()
     cards = np.repeat(np.arange(N_VALUES, dtype=np.uint8), counts)
     n = len(cards)
-    met = random_state_cycles(chunk_stream(seed, chunk), cards, players,
+    met = random_state_cycles(chunk_stream(seed, chunk, part), cards, players,
                               np.zeros(0, dtype=np.int64), small_tries, MAX_CYCLES)
     result.tries += met.tries
     result.loops += met.loops
@@ -101,8 +112,9 @@ def skeleton_states(found) -> list:
     return states + [(hands[::-1], (leader + 1) % 2) for hands, leader in states]
 
 
-def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int = 1 << 20,
-                     pad_budget: int = 50_000_000, want: int = 16, chunk: int = 0) -> Seeding:
+def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int = SMALL_TRIES,
+                     pad_budget: int = PAD_BUDGET, want: int = PAD_WANT,
+                     chunk: int = 0) -> Seeding:
     """Full-size cycle states of ``deck`` (two players), grown from a small deck's cycles
     (random states from the stream of chunk ``chunk`` of the run seeded ``seed``)."""
     result = grow_skeletons(deck, seed, players, small_tries, chunk)
@@ -119,6 +131,76 @@ def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int =
     result.loops += int(pad_counts[1])
     result.states = _kept(out, kept)
     return result
+
+
+@dataclass(frozen=True)
+class Skeleton:
+    """A lineage's skeleton, ready to pad: its growth and every state the padding starts
+    from, with the pad try each state's padding starts at."""
+
+    grown: Seeding  # the growth's tries, loops and steps (its states: one per skeleton cycle)
+    rows: StateRows | None  # every skeleton state (``skeleton_states``), None if it stalled
+    starts: np.ndarray  # int64: the pad tries of the states before each
+    cards: int  # the skeleton's cards
+
+
+def pad_tries(sizes: np.ndarray, missing: int) -> np.ndarray:
+    """The tries ``grow.pad_runs`` plays on each state of hand sizes ``sizes`` (states, 2):
+    every division p of the run and pair of places, but for an empty hand."""
+    first, second = sizes[:, 0], sizes[:, 1]
+    tries = np.zeros(len(sizes), dtype=np.int64)
+    for p in range(missing + 1):
+        tries += ((first + p > 0) & (second + missing - p > 0)) * (first + 1) * (second + 1)
+    return tries
+
+
+@functools.lru_cache(maxsize=4)
+def lineage_skeleton(spec: str, seed: int, players: int, lineage: int,
+                     small_tries: int = SMALL_TRIES) -> Skeleton:
+    """The skeleton of lineage ``lineage`` of the run seeded ``seed`` (its small deck's random
+    states from the lineage's own stream), cached: the pieces of a lineage share it."""
+    deck = Deck.parse(spec)
+    grown = grow_skeletons(deck, seed, players, small_tries, lineage, LINEAGE_PART)
+    if not grown.states:
+        return Skeleton(grown, None, np.zeros(0, dtype=np.int64), grown.steps[-1][0])
+    n = grown.steps[-1][0]
+    rows = state_arrays(skeleton_states(grown.states), n, players)
+    tries = pad_tries(rows.sizes, deck.size - n)
+    return Skeleton(grown, rows, np.cumsum(tries) - tries, n)
+
+
+def pad_piece(deck: Deck, seed: int, players: int, lineage: int, piece: int,
+              piece_tries: int, budget: int = PAD_BUDGET, want: int = PAD_WANT,
+              small_tries: int = SMALL_TRIES) -> Seeding:
+    """Piece ``piece`` of a lineage's skeleton and pad: the full-size cycles met padding the
+    skeleton states whose padding starts within pad tries [piece x ``piece_tries``, (piece +
+    1) x ``piece_tries``) and below ``budget`` (whole states, so a piece plays about
+    ``piece_tries``).  Piece 0 also counts the growth's tries and loops."""
+    skeleton = lineage_skeleton(deck.spec, seed, players, lineage, small_tries)
+    grown = skeleton.grown
+    result = Seeding(steps=list(grown.steps))
+    if piece == 0:
+        result.tries, result.loops = grown.tries, grown.loops
+    if skeleton.rows is None:
+        return result
+    starts = skeleton.starts
+    chosen = np.flatnonzero((starts // piece_tries == piece) & (starts < budget))
+    if not len(chosen):
+        return result
+    rows = StateRows(skeleton.rows.sequences[chosen], skeleton.rows.sizes[chosen],
+                     skeleton.rows.leaders[chosen])
+    out = new_kept(want, deck.size, players)
+    counts = np.zeros(2, dtype=np.int64)
+    kept = grow.pad_runs(rows, deck.size - skeleton.cards, out, counts, 1 << 62)
+    result.tries += int(counts[0])
+    result.loops += int(counts[1])
+    result.states = _kept(out, kept)
+    return result
+
+
+def lineage_pieces(piece_tries: int, budget: int = PAD_BUDGET) -> int:
+    """The pieces of a lineage whose pieces pad about ``piece_tries`` each."""
+    return max(1, -(-int(budget) // int(piece_tries)))
 
 
 def _blocks(counts, target):
