@@ -94,12 +94,18 @@ DRAW_PLACES, DRAW_SHUFFLE = 0, 1  # how random_chunk draws its deals (see the do
 # the pile and the free play that follows (B leads, both lay plain cards in turn) is
 # resolved in the same step, up to the next penalty card laid, which makes its layer
 # "B" and the other the payer.  A deal starts as B (the leader) taking an empty pile
-# (owed 0, the trick count one lower).  A deck of more than 32 penalty cards plays in
-# the wide lockstep below (the values as bit planes by place, as the deal's masks).
+# (owed 0; that take counts a trick, taken off when the result is stored).  A deck of
+# more than 32 penalty cards plays in the wide lockstep below (the values as bit planes
+# by place, as the deal's masks).
 LANES = 16
 (F_APEN, F_AVAL, F_AN, F_BPEN, F_BVAL, F_BN, F_PPEN, F_PVAL, F_PN,
- F_OWED, F_MOVER, F_CARDS, F_TRICKS, F_DONE) = (f * LANES for f in range(14))
-N_FIELDS = 14
+ F_OWED, F_COUNT, F_DONE) = (f * LANES for f in range(12))
+N_FIELDS = 12
+# F_COUNT: the game's cards laid, its tricks plus one (the leader's first take of the empty
+# pile counts) << PACK, and who is "A" (the mover: 0 for player 1) in bit MOVER_BIT
+TRICK = np.int64(1 << PACK)
+MOVER_BIT = 62
+MOVER = np.int64(1 << MOVER_BIT)
 MAX_VALUED = 32  # penalty cards whose values fit one word, 2 bits each
 BLOCK = 8192  # deals generated, played and recorded together
 
@@ -110,7 +116,7 @@ def _step(state, limit):
 
     A finished lane has ``state[F_DONE + g]`` set to S_WIN1 + player (a player has
     won) or S_LONG (``limit`` tricks played without an end); its other fields
-    then hold the game's cards and tricks.
+    then hold the game's cards and tricks (``F_COUNT``).
     """
     one = np.int64(1)
     any_done = np.int64(0)
@@ -125,9 +131,7 @@ def _step(state, limit):
         pval = state[F_PVAL + g]
         pn = state[F_PN + g]
         owed = state[F_OWED + g]
-        mover = state[F_MOVER + g]
-        tricks = state[F_TRICKS + g]
-        cards = state[F_CARDS + g]
+        count = state[F_COUNT + g]
         # masks are all ones (-1) or 0
         a = cttz(apen | (one << an))  # A's next penalty card, or its size
         # A pays: the plain cards before its next penalty card, or the cards owed
@@ -142,13 +146,12 @@ def _step(state, limit):
         bval |= (pval << ((popcount(bpen) << 1) & 63)) & take
         bpen |= (ppen << bn) & take
         bn += pn & take
-        cards += pn & take
-        tricks -= take
+        count += (pn + TRICK) & take  # the pile's cards, and one trick
         ppen &= ~take
         pval &= ~take
         pn &= ~take
         emptied = take & -np.int64(an == 0)  # A paid its last card: B has won
-        long_game = take & ~emptied & -np.int64(tricks >= limit)
+        long_game = take & ~emptied & -np.int64(((count >> PACK) & PACK_MASK) > limit)
         # the next event: A's penalty card (or running out) at once when it did not pay
         # in full; else the free play, B leading: B meets its event first iff its next
         # penalty card is no further than A's
@@ -179,10 +182,9 @@ def _step(state, limit):
         pn += laid
         owed = (1 + value) & penalty
         # running out: the other player takes the pile and has won
-        cards += pn & runs_out
-        tricks -= runs_out
+        count += (pn + TRICK) & runs_out
         over = emptied | runs_out
-        winner = mover ^ ((emptied | on_a) & 1)  # 0 for player 1
+        winner = ((count >> MOVER_BIT) & 1) ^ ((emptied | on_a) & 1)  # 0 for player 1
         # B acts next (pays) after A's penalty card
         swap = penalty & on_a
         state[F_APEN + g] = (bpen & swap) | (apen & ~swap)
@@ -191,13 +193,11 @@ def _step(state, limit):
         state[F_BVAL + g] = (aval & swap) | (bval & ~swap)
         state[F_AN + g] = (bn & swap) | (an & ~swap)
         state[F_BN + g] = (an & swap) | (bn & ~swap)
-        state[F_MOVER + g] = mover ^ (swap & 1)
         state[F_OWED + g] = owed
         state[F_PPEN + g] = ppen
         state[F_PVAL + g] = pval
         state[F_PN + g] = pn
-        state[F_TRICKS + g] = tricks
-        state[F_CARDS + g] = cards
+        state[F_COUNT + g] = count ^ (swap & MOVER)
         done = (S_LONG & long_game) | ((S_WIN1 + winner) & over & ~long_game)
         state[F_DONE + g] = done
         any_done |= done
@@ -224,9 +224,7 @@ def _load(state, g, pen, lo, hi, first, total, leader, start):
     state[F_BPEN + g], state[F_BVAL + g], state[F_BN + g] = b
     for f in (F_PPEN, F_PVAL, F_PN, F_OWED, F_DONE):
         state[f + g] = 0
-    state[F_CARDS + g] = start & PACK_MASK
-    state[F_TRICKS + g] = (start >> PACK) - 1
-    state[F_MOVER + g] = 1 - leader
+    state[F_COUNT + g] = start | ((1 - leader) << MOVER_BIT)
 
 
 @kernel
@@ -241,8 +239,7 @@ def _refill(state, index, pens, los, his, firsts, starts, n, total, leader, pack
         done = state[F_DONE + g]
         i = index[g]
         if done != 0:
-            packed[i] = (state[F_CARDS + g] | (state[F_TRICKS + g] << PACK)
-                         | (done << (2 * PACK)))
+            packed[i] = ((state[F_COUNT + g] & ~MOVER) - TRICK) | (done << (2 * PACK))
             i = min(i + LANES, n)
             index[g] = i
             _load(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
