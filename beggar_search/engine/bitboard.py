@@ -10,9 +10,14 @@ A run of k plain cards is never touched card by card: the next penalty card of
 a hand is ``cttz(pen | 1 << size)`` (the size bit is an end marker, so running
 out of cards is found by the same scan), laying k cards is a shift of the three
 masks, and taking the pile is a shift and an or.  The pile is built the same
-way.  A trick is then a handful of bit scans: the plain-card phase (both
-players laying in turn until one lays a penalty card) costs one scan per
-player, and every payment one scan of the payer's hand.  While a game is in
+way.  In play (the lockstep below) a hand keeps ``pen`` and, instead of ``lo`` and
+``hi``, its penalty cards' values in the order they are laid, 2 bits each in one
+word: laying plain cards then shifts only ``pen``, and the penalty card laid is
+always the hand's first (its value the word's low 2 bits).  A deck of more than
+32 penalty cards plays on ``lo`` and ``hi`` (the wide lockstep).  A trick is
+then a handful of bit scans: the plain-card phase (both players laying in turn
+until one lays a penalty card) costs one scan per player, and every payment one
+scan of the payer's hand.  While a game is in
 play neither hand holds every card (the other hand or the pile holds one), so
 sizes stay below 64 and every shift is defined.
 
