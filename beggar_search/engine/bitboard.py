@@ -10,9 +10,14 @@ A run of k plain cards is never touched card by card: the next penalty card of
 a hand is ``cttz(pen | 1 << size)`` (the size bit is an end marker, so running
 out of cards is found by the same scan), laying k cards is a shift of the three
 masks, and taking the pile is a shift and an or.  The pile is built the same
-way.  A trick is then a handful of bit scans: the plain-card phase (both
-players laying in turn until one lays a penalty card) costs one scan per
-player, and every payment one scan of the payer's hand.  While a game is in
+way.  In play (the lockstep below) a hand keeps ``pen`` and, instead of ``lo`` and
+``hi``, its penalty cards' values in the order they are laid, 2 bits each in one
+word: laying plain cards then shifts only ``pen``, and the penalty card laid is
+always the hand's first (its value the word's low 2 bits).  A deck of more than
+32 penalty cards plays on ``lo`` and ``hi`` (the wide lockstep).  A trick is
+then a handful of bit scans: the plain-card phase (both players laying in turn
+until one lays a penalty card) costs one scan per player, and every payment one
+scan of the payer's hand.  While a game is in
 play neither hand holds every card (the other hand or the pile holds one), so
 sizes stay below 64 and every shift is defined.
 
@@ -52,7 +57,16 @@ import numpy as np
 from ..jit import inlined_kernel, kernel
 from . import batch, bitboard_multi, bits, rules
 from .batch import next_deal
-from .bits import PACK, PACK_MASK, S_LONG, S_WIN1, cttz, prefer_wide_vectors
+from .bits import (
+    PACK,
+    PACK_MASK,
+    S_LONG,
+    S_WIN1,
+    cttz,
+    hand_values,
+    popcount,
+    prefer_wide_vectors,
+)
 from .random import below_held, shuffle, xoshiro
 from .rules import (
     CAPACITY,
@@ -72,18 +86,32 @@ DRAW_PLACES, DRAW_SHUFFLE = 0, 1  # how random_chunk draws its deals (see the do
 
 # Lockstep play.  LANES games run side by side; the state of lane g is field f at
 # state[f * LANES + g] (constant offsets, so LLVM vectorises the lane loop: with
-# AVX-512 a step of 16 games is two vectors).  A lane's state is always a payment:
+# AVX-512 a step of 16 games is two vectors).  A hand (and the pile) in play is its
+# penalty mask by place (``pen``, as the deal's masks), its size, and its penalty
+# cards' values in the order they are laid, 2 bits each in one word (``val``: the next
+# one in bits 0-1; ``bits.hand_values``): laying plain cards shifts only the mask,
+# laying a penalty card reads its value as ``val & 3`` and shifts ``val`` by 2, and a
+# hand taking the pile puts the pile's values above its own (by 2 bits per penalty card
+# it holds).  A lane's state is always a payment:
 # "A" owes ``owed`` cards, "B" laid the last penalty card (and takes the pile when A
 # pays in full).  A step is one penalty card laid (or a game's end), branch-free:
 # A pays up to its next penalty card or the cards owed; when it pays in full B takes
 # the pile and the free play that follows (B leads, both lay plain cards in turn) is
 # resolved in the same step, up to the next penalty card laid, which makes its layer
 # "B" and the other the payer.  A deal starts as B (the leader) taking an empty pile
-# (owed 0, the trick count one lower).
+# (owed 0; that take counts a trick, taken off when the result is stored).  A deck of
+# more than 32 penalty cards plays in the wide lockstep below (the values as bit planes
+# by place, as the deal's masks).
 LANES = 16
-(F_APEN, F_ALO, F_AHI, F_AN, F_BPEN, F_BLO, F_BHI, F_BN, F_PPEN, F_PLO, F_PHI, F_PN,
- F_OWED, F_MOVER, F_CARDS, F_TRICKS, F_DONE) = (f * LANES for f in range(17))
-N_FIELDS = 17
+(F_APEN, F_AVAL, F_AN, F_BPEN, F_BVAL, F_BN, F_PPEN, F_PVAL, F_PN,
+ F_OWED, F_COUNT, F_DONE) = (f * LANES for f in range(12))
+N_FIELDS = 12
+# F_COUNT: the game's cards laid, its tricks plus one (the leader's first take of the empty
+# pile counts) << PACK, and who is "A" (the mover: 0 for player 1) in bit MOVER_BIT
+TRICK = np.int64(1 << PACK)
+MOVER_BIT = 62
+MOVER = np.int64(1 << MOVER_BIT)
+MAX_VALUED = 32  # penalty cards whose values fit one word, 2 bits each
 BLOCK = 8192  # deals generated, played and recorded together
 
 
@@ -93,27 +121,194 @@ def _step(state, limit):
 
     A finished lane has ``state[F_DONE + g]`` set to S_WIN1 + player (a player has
     won) or S_LONG (``limit`` tricks played without an end); its other fields
-    then hold the game's cards and tricks.
+    then hold the game's cards and tricks (``F_COUNT``).
     """
     one = np.int64(1)
     any_done = np.int64(0)
     for g in range(LANES):
         apen = state[F_APEN + g]
-        alo = state[F_ALO + g]
-        ahi = state[F_AHI + g]
+        aval = state[F_AVAL + g]
         an = state[F_AN + g]
         bpen = state[F_BPEN + g]
-        blo = state[F_BLO + g]
-        bhi = state[F_BHI + g]
+        bval = state[F_BVAL + g]
         bn = state[F_BN + g]
         ppen = state[F_PPEN + g]
-        plo = state[F_PLO + g]
-        phi = state[F_PHI + g]
+        pval = state[F_PVAL + g]
         pn = state[F_PN + g]
         owed = state[F_OWED + g]
-        mover = state[F_MOVER + g]
-        tricks = state[F_TRICKS + g]
-        cards = state[F_CARDS + g]
+        count = state[F_COUNT + g]
+        # masks are all ones (-1) or 0
+        a = cttz(apen | (one << an))  # A's next penalty card, or its size
+        # A pays: the plain cards before its next penalty card, or the cards owed
+        take = -np.int64(a >= owed)  # paid in full: B takes the pile
+        paid = min(a, owed)
+        apen >>= paid  # plain cards only: A's values stay
+        an -= paid
+        pn += paid
+        # B takes the pile under its hand, first laid first out: the pile's values above
+        # B's own (2 bits for each penalty card B holds; at most 32 in all, & 63 keeps the
+        # shift defined where B holds all 32 and the pile none)
+        bval |= (pval << ((popcount(bpen) << 1) & 63)) & take
+        bpen |= (ppen << bn) & take
+        bn += pn & take
+        count += (pn + TRICK) & take  # the pile's cards, and one trick
+        ppen &= ~take
+        pval &= ~take
+        pn &= ~take
+        emptied = take & -np.int64(an == 0)  # A paid its last card: B has won
+        long_game = take & ~emptied & -np.int64(((count >> PACK) & PACK_MASK) > limit)
+        # the next event: A's penalty card (or running out) at once when it did not pay
+        # in full; else the free play, B leading: B meets its event first iff its next
+        # penalty card is no further than A's
+        a -= paid
+        b = cttz(bpen | (one << (bn & 63)))  # (bn is 64 only in a game already over)
+        on_a = ~take | -np.int64(a < b)
+        k = min(a, b) & take
+        where = (a & on_a) | (b & ~on_a)
+        size = (an & on_a) | (bn & ~on_a)
+        runs_out = ~emptied & -np.int64(where == size)
+        penalty = ~emptied & ~runs_out
+        # the penalty card laid is its layer's first: its value is the layer's bits 0-1
+        value = ((aval & on_a) | (bval & ~on_a)) & 3 & penalty
+        laid = penalty & 1
+        laid_a = laid & on_a
+        laid_b = laid & ~on_a
+        shift_a = k + laid_a
+        shift_b = k - (on_a & take) + laid_b
+        apen >>= shift_a
+        an -= shift_a
+        aval >>= laid_a + laid_a
+        bpen >>= shift_b
+        bn -= shift_b
+        bval >>= laid_b + laid_b
+        pn += k + k - (on_a & take)
+        pval |= value << ((popcount(ppen) << 1) & 63)  # above the pile's penalty cards
+        ppen |= laid << pn
+        pn += laid
+        owed = (1 + value) & penalty
+        # running out: the other player takes the pile and has won
+        count += (pn + TRICK) & runs_out
+        over = emptied | runs_out
+        winner = ((count >> MOVER_BIT) & 1) ^ ((emptied | on_a) & 1)  # 0 for player 1
+        # B acts next (pays) after A's penalty card
+        swap = penalty & on_a
+        state[F_APEN + g] = (bpen & swap) | (apen & ~swap)
+        state[F_BPEN + g] = (apen & swap) | (bpen & ~swap)
+        state[F_AVAL + g] = (bval & swap) | (aval & ~swap)
+        state[F_BVAL + g] = (aval & swap) | (bval & ~swap)
+        state[F_AN + g] = (bn & swap) | (an & ~swap)
+        state[F_BN + g] = (an & swap) | (bn & ~swap)
+        state[F_OWED + g] = owed
+        state[F_PPEN + g] = ppen
+        state[F_PVAL + g] = pval
+        state[F_PN + g] = pn
+        state[F_COUNT + g] = count ^ (swap & MOVER)
+        done = (S_LONG & long_game) | ((S_WIN1 + winner) & over & ~long_game)
+        state[F_DONE + g] = done
+        any_done |= done
+    return any_done
+
+
+@kernel
+def _load(state, g, pen, lo, hi, first, total, leader, start):
+    """Put a deal in lane g: places 0..first-1 are hand 1, the rest hand 2; ``leader`` leads.
+
+    ``start``: cards and tricks already played (packed as a result), for a game that
+    comes from ``bitboard_multi`` with two players left in.  The leader starts as B,
+    taking an empty pile (see the step).
+    """
+    low = (np.int64(1) << first) - 1
+    rest = (np.int64(1) << (total - first)) - 1  # total - first < 64; drops a sign bit
+    pen_one = pen & low
+    pen_two = (pen >> first) & rest
+    one = (pen_one, hand_values(pen_one, lo & low, hi & low), first)
+    two = (pen_two, hand_values(pen_two, (lo >> first) & rest, (hi >> first) & rest),
+           total - first)
+    a, b = (one, two) if leader == 1 else (two, one)
+    state[F_APEN + g], state[F_AVAL + g], state[F_AN + g] = a
+    state[F_BPEN + g], state[F_BVAL + g], state[F_BN + g] = b
+    for f in (F_PPEN, F_PVAL, F_PN, F_OWED, F_DONE):
+        state[f + g] = 0
+    state[F_COUNT + g] = start | ((1 - leader) << MOVER_BIT)
+
+
+@kernel
+def _refill(state, index, pens, los, his, firsts, starts, n, total, leader, packed):
+    """Store finished games and start each such lane's next deal; returns lanes still busy.
+
+    Lane g plays deals g, g + LANES, g + 2 * LANES, ... (deal n is a dummy that
+    idle lanes play and whose result is dropped into ``packed[n]``).
+    """
+    busy = 0
+    for g in range(LANES):
+        done = state[F_DONE + g]
+        i = index[g]
+        if done != 0:
+            packed[i] = ((state[F_COUNT + g] & ~MOVER) - TRICK) | (done << (2 * PACK))
+            i = min(i + LANES, n)
+            index[g] = i
+            _load(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
+        busy += i < n
+    return busy
+
+
+@kernel
+def _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed):
+    """Play deals 0..n-1 (masks, hand 1's size ``firsts``, cards and tricks already played
+    ``starts``; index n a dummy deal); packed results per deal.  A deck of more than
+    ``MAX_VALUED`` penalty cards (every deal holds all of the deck's) plays in the wide
+    lockstep."""
+    if n > 0 and popcount(pens[0]) > MAX_VALUED:
+        _play_block_wide(pens, los, his, firsts, starts, n, total, leader, limit, packed)
+        return
+    prefer_wide_vectors()
+    state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
+    index = np.zeros(LANES, dtype=np.int64)
+    for g in range(LANES):
+        i = min(g, n)
+        index[g] = i
+        _load(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
+    busy = min(n, LANES)
+    while busy > 0:
+        if _step(state, limit):
+            busy = _refill(state, index, pens, los, his, firsts, starts, n, total, leader,
+                           packed)
+
+
+# The wide lockstep: the same step on the value bit planes by place (``lo``, ``hi``), for a
+# deck of more than 32 penalty cards (whose values do not fit 2 bits each in one word).
+(W_APEN, W_ALO, W_AHI, W_AN, W_BPEN, W_BLO, W_BHI, W_BN, W_PPEN, W_PLO, W_PHI, W_PN,
+ W_OWED, W_MOVER, W_CARDS, W_TRICKS, W_DONE) = (f * LANES for f in range(17))
+W_FIELDS = 17
+
+
+@inlined_kernel
+def _step_wide(state, limit):
+    """``_step`` on the value planes by place; returns nonzero when some game has finished.
+
+    A finished lane has ``state[W_DONE + g]`` set to S_WIN1 + player (a player has
+    won) or S_LONG (``limit`` tricks played without an end); its other fields
+    then hold the game's cards and tricks.
+    """
+    one = np.int64(1)
+    any_done = np.int64(0)
+    for g in range(LANES):
+        apen = state[W_APEN + g]
+        alo = state[W_ALO + g]
+        ahi = state[W_AHI + g]
+        an = state[W_AN + g]
+        bpen = state[W_BPEN + g]
+        blo = state[W_BLO + g]
+        bhi = state[W_BHI + g]
+        bn = state[W_BN + g]
+        ppen = state[W_PPEN + g]
+        plo = state[W_PLO + g]
+        phi = state[W_PHI + g]
+        pn = state[W_PN + g]
+        owed = state[W_OWED + g]
+        mover = state[W_MOVER + g]
+        tricks = state[W_TRICKS + g]
+        cards = state[W_CARDS + g]
         # masks are all ones (-1) or 0
         a = cttz(apen | (one << an))  # A's next penalty card, or its size
         # A pays: the plain cards before its next penalty card, or the cards owed
@@ -156,30 +351,30 @@ def _step(state, limit):
         winner = mover ^ ((emptied | on_a) & 1)  # 0 for player 1
         # B acts next (pays) after A's penalty card
         swap = penalty & on_a
-        state[F_APEN + g] = (bpen & swap) | (apen & ~swap)
-        state[F_BPEN + g] = (apen & swap) | (bpen & ~swap)
-        state[F_ALO + g] = (blo & swap) | (alo & ~swap)
-        state[F_BLO + g] = (alo & swap) | (blo & ~swap)
-        state[F_AHI + g] = (bhi & swap) | (ahi & ~swap)
-        state[F_BHI + g] = (ahi & swap) | (bhi & ~swap)
-        state[F_AN + g] = (bn & swap) | (an & ~swap)
-        state[F_BN + g] = (an & swap) | (bn & ~swap)
-        state[F_MOVER + g] = mover ^ (swap & 1)
-        state[F_OWED + g] = owed
-        state[F_PPEN + g] = ppen
-        state[F_PLO + g] = plo
-        state[F_PHI + g] = phi
-        state[F_PN + g] = pn
-        state[F_TRICKS + g] = tricks
-        state[F_CARDS + g] = cards
+        state[W_APEN + g] = (bpen & swap) | (apen & ~swap)
+        state[W_BPEN + g] = (apen & swap) | (bpen & ~swap)
+        state[W_ALO + g] = (blo & swap) | (alo & ~swap)
+        state[W_BLO + g] = (alo & swap) | (blo & ~swap)
+        state[W_AHI + g] = (bhi & swap) | (ahi & ~swap)
+        state[W_BHI + g] = (ahi & swap) | (bhi & ~swap)
+        state[W_AN + g] = (bn & swap) | (an & ~swap)
+        state[W_BN + g] = (an & swap) | (bn & ~swap)
+        state[W_MOVER + g] = mover ^ (swap & 1)
+        state[W_OWED + g] = owed
+        state[W_PPEN + g] = ppen
+        state[W_PLO + g] = plo
+        state[W_PHI + g] = phi
+        state[W_PN + g] = pn
+        state[W_TRICKS + g] = tricks
+        state[W_CARDS + g] = cards
         done = (S_LONG & long_game) | ((S_WIN1 + winner) & over & ~long_game)
-        state[F_DONE + g] = done
+        state[W_DONE + g] = done
         any_done |= done
     return any_done
 
 
 @kernel
-def _load(state, g, pen, lo, hi, first, total, leader, start):
+def _load_wide(state, g, pen, lo, hi, first, total, leader, start):
     """Put a deal in lane g: places 0..first-1 are hand 1, the rest hand 2; ``leader`` leads.
 
     ``start``: cards and tricks already played (packed as a result), for a game that
@@ -191,17 +386,17 @@ def _load(state, g, pen, lo, hi, first, total, leader, start):
     one = (pen & low, lo & low, hi & low, first)
     two = ((pen >> first) & rest, (lo >> first) & rest, (hi >> first) & rest, total - first)
     a, b = (one, two) if leader == 1 else (two, one)
-    state[F_APEN + g], state[F_ALO + g], state[F_AHI + g], state[F_AN + g] = a
-    state[F_BPEN + g], state[F_BLO + g], state[F_BHI + g], state[F_BN + g] = b
-    for f in (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_DONE):
+    state[W_APEN + g], state[W_ALO + g], state[W_AHI + g], state[W_AN + g] = a
+    state[W_BPEN + g], state[W_BLO + g], state[W_BHI + g], state[W_BN + g] = b
+    for f in (W_PPEN, W_PLO, W_PHI, W_PN, W_OWED, W_DONE):
         state[f + g] = 0
-    state[F_CARDS + g] = start & PACK_MASK
-    state[F_TRICKS + g] = (start >> PACK) - 1
-    state[F_MOVER + g] = 1 - leader
+    state[W_CARDS + g] = start & PACK_MASK
+    state[W_TRICKS + g] = (start >> PACK) - 1
+    state[W_MOVER + g] = 1 - leader
 
 
 @kernel
-def _refill(state, index, pens, los, his, firsts, starts, n, total, leader, packed):
+def _refill_wide(state, index, pens, los, his, firsts, starts, n, total, leader, packed):
     """Store finished games and start each such lane's next deal; returns lanes still busy.
 
     Lane g plays deals g, g + LANES, g + 2 * LANES, ... (deal n is a dummy that
@@ -209,33 +404,32 @@ def _refill(state, index, pens, los, his, firsts, starts, n, total, leader, pack
     """
     busy = 0
     for g in range(LANES):
-        done = state[F_DONE + g]
+        done = state[W_DONE + g]
         i = index[g]
         if done != 0:
-            packed[i] = (state[F_CARDS + g] | (state[F_TRICKS + g] << PACK)
+            packed[i] = (state[W_CARDS + g] | (state[W_TRICKS + g] << PACK)
                          | (done << (2 * PACK)))
             i = min(i + LANES, n)
             index[g] = i
-            _load(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
+            _load_wide(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
         busy += i < n
     return busy
 
 
 @kernel
-def _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed):
-    """Play deals 0..n-1 (masks, hand 1's size ``firsts``, cards and tricks already played
-    ``starts``; index n a dummy deal); packed results per deal."""
+def _play_block_wide(pens, los, his, firsts, starts, n, total, leader, limit, packed):
+    """``_play_block`` for a deck of more than 32 penalty cards."""
     prefer_wide_vectors()
-    state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
+    state = np.zeros(W_FIELDS * LANES, dtype=np.int64)
     index = np.zeros(LANES, dtype=np.int64)
     for g in range(LANES):
         i = min(g, n)
         index[g] = i
-        _load(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
+        _load_wide(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
     busy = min(n, LANES)
     while busy > 0:
-        if _step(state, limit):
-            busy = _refill(state, index, pens, los, his, firsts, starts, n, total, leader,
+        if _step_wide(state, limit):
+            busy = _refill_wide(state, index, pens, los, his, firsts, starts, n, total, leader,
                            packed)
 
 

@@ -1,11 +1,14 @@
 """Bit tricks the bitboard kernels share: count trailing zeros, a game's packed result, cards
-leaving a hand, laid on the pile and taken with it; and the hint that has LLVM vectorise the
-locksteps with 512-bit vectors."""
+leaving a hand, laid on the pile and taken with it, a hand's penalty values in order; and the
+hint that has LLVM vectorise the locksteps with 512-bit vectors."""
 
 import contextlib
+import platform
 
-from llvmlite import ir
+import numpy as np
+from llvmlite import binding, ir
 from numba import types
+from numba.core import config
 from numba.extending import intrinsic
 
 from ..jit import inlined_kernel
@@ -59,6 +62,68 @@ def popcount(typingctx, value):
         return builder.ctpop(args[0])
 
     return types.int64(types.int64), codegen
+
+
+def _target_has_bmi2() -> bool:
+    """Whether the CPU Numba compiles for has BMI2 (``pext``, ``pdep``): the host's, unless
+    ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` name another target."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    if config.CPU_FEATURES is not None:
+        features = config.CPU_FEATURES
+    elif config.CPU_NAME not in (None, "host"):
+        return False
+    else:
+        features = binding.get_host_cpu_features().flatten()
+    return "+bmi2" in features.split(",")
+
+
+BMI2 = _target_has_bmi2()
+
+
+def _bmi(name):
+    @intrinsic
+    def operation(typingctx, value, mask):
+        """BMI2's pext or pdep on int64s (only on a target that has BMI2)."""
+
+        def codegen(context, builder, signature, args):
+            fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+            function = builder.module.declare_intrinsic(f"llvm.x86.bmi.{name}.64", fnty=fnty)
+            return builder.call(function, args)
+
+        return types.int64(types.int64, types.int64), codegen
+
+    return operation
+
+
+pext = _bmi("pext")
+pdep = _bmi("pdep")
+EVEN_BITS = np.int64(0x5555555555555555)
+ODD_BITS = np.int64(-0x5555555555555556)  # 0xAAAA...AAAA
+
+
+@inlined_kernel
+def _values_bmi2(pen, lo, hi):
+    return pdep(pext(lo, pen), EVEN_BITS) | pdep(pext(hi, pen), ODD_BITS)
+
+
+@inlined_kernel
+def _values_loop(pen, lo, hi):
+    values = np.int64(0)
+    shift = np.int64(0)
+    while pen != 0:
+        place = cttz(pen)
+        values |= (((lo >> place) & 1) | (((hi >> place) & 1) << 1)) << shift
+        shift += 2
+        pen &= pen - 1
+    return values
+
+
+# hand_values(pen, lo, hi): the (value - 1) of a hand's penalty cards (bit planes over its
+# places), 2 bits each in the order they are laid: the first in bits 0-1 (at most 32 penalty
+# cards).  BMI2's pext and pdep where the target has them, else a loop over the penalty cards
+# (the same values): chosen once, frozen into the kernels that call it.
+hand_values = _values_bmi2 if BMI2 else _values_loop
 
 
 @inlined_kernel

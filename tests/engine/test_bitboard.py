@@ -11,17 +11,18 @@ from published import CASELLA
 
 from beggar_search import Deal, Deck
 from beggar_search.cards.deck import STANDARD, unrank_sequence
-from beggar_search.engine import batch, bitboard, rules
+from beggar_search.engine import batch, bitboard, bits, rules
 from beggar_search.engine.bitboard import DRAW_PLACES, DRAW_SHUFFLE
 from beggar_search.engine.bits import PACK, PACK_MASK, S_LONG, S_WIN1
 from beggar_search.engine.random import chunk_stream
 
 LONGEST = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 SPLIT = np.array([26, 26], dtype=np.int64)
-# decks of every shape the kernel takes: named, small, 64 cards, counts of 0, odd sizes
+# decks of every shape the kernel takes: named, small, 64 cards, counts of 0, odd sizes,
+# 32 penalty cards (the most whose values fit one word) and more (the wide lockstep)
 DECKS = ["standard", "camicia", "plain=10,J=2,Q=2,K=2,A=2", "plain=40,J=6,Q=6,K=6,A=6",
          "plain=20,Q=3,A=1", "plain=6,J=2,Q=1,K=1", "plain=25,J=4,K=4,A=4", "plain=5",
-         "J=3,A=2"]
+         "J=3,A=2", "plain=32,J=8,Q=8,K=8,A=8", "plain=10,J=10,Q=10,K=10,A=10"]
 N_DEALS = 10_000  # per deck, players and source
 PLAYERS = (2, 3, 4)
 CASES = [(spec, players) for spec in DECKS for players in PLAYERS]
@@ -223,7 +224,23 @@ def test_a_million_random_deals():
     np.testing.assert_array_equal(fast, general)
 
 
-@pytest.mark.parametrize("spec", ["standard", "camicia", "plain=10,J=2,Q=2,K=2,A=2"])
+def test_hand_values_are_the_penalty_values_in_order():
+    """``bits.hand_values``: each penalty card's (value - 1), 2 bits each, top card first."""
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        size = int(rng.integers(1, 64))
+        cards = rng.integers(0, 5, size=size)
+        while np.count_nonzero(cards) > 32:
+            cards[rng.integers(0, size)] = 0
+        pen, lo, hi = bitboard.masks_from(cards.astype(np.uint8), 0, 0, 0, 0)
+        expected = 0
+        for ordinal, value in enumerate(int(v) for v in cards if v > 0):
+            expected |= (value - 1) << (2 * ordinal)
+        assert bits.hand_values(pen, lo, hi) & (2 ** 64 - 1) == expected
+
+
+@pytest.mark.parametrize("spec", ["standard", "camicia", "plain=10,J=2,Q=2,K=2,A=2",
+                                  "plain=32,J=8,Q=8,K=8,A=8", "plain=10,J=10,Q=10,K=10,A=10"])
 def test_play_splits_plays_any_split_as_the_general_engine(spec):
     """States of every split (hand 1 leads): the packed results are the general engine's
     games, and games the kernel hands back as long are exactly the general engine's loops
