@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from storeview import stored
 
 from beggar_search import driver
@@ -152,7 +153,15 @@ def ctrl_c_to_group(process, timeout=60):
     try:
         os.killpg(process.pid, signal.SIGINT)
         sent = time.monotonic()
-        out, err = process.communicate(timeout=timeout)
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            alive = subprocess.run(["ps", "-o", "pid,ppid,stat,wchan:24,args", "-s",
+                                    str(process.pid)], capture_output=True, text=True).stdout
+            os.killpg(process.pid, signal.SIGKILL)
+            out, err = process.communicate()  # its pipes closed, not left to the collector
+            pytest.fail(f"still running {timeout} s after a Ctrl-C; stderr {err!r};"
+                        f" its session's processes:\n{alive}")
         return out, err, time.monotonic() - sent
     finally:
         if process.poll() is None:

@@ -298,7 +298,10 @@ def test_a_file_size_limit_stops_the_run_in_one_line_and_resume_completes(tmp_pa
                           preexec_fn=limited)
     assert done.returncode == 2 and len(beyond_compiling(done.stderr)) == 1, done.stderr
     assert "Traceback" not in done.stderr and "search resume" in done.stderr
-    assert stored(db)["summary"]["status"] == "stopped" and stored(db)["chunks"]
+    # as on a full disk: the write that says "stopped" can be the one past the limit (seen
+    # once in .ci/run); every chunk stored stays, and the resume completes the run
+    kept = stored(db)
+    assert kept["summary"]["status"] in ("stopped", "running") and kept["chunks"]
     resumed = subprocess.run(command("search", "resume", "--db", str(db), "--quiet"),
                              capture_output=True, text=True, timeout=600)
     assert resumed.returncode == 0, resumed.stderr
