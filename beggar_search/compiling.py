@@ -215,17 +215,6 @@ def compiling_now() -> bool:
     return any(t.name == "compile" and t.is_alive() for t in threading.enumerate())
 
 
-def exit_within(seconds: float, status: int) -> None:
-    """Exit with ``status`` through the interpreter's own shutdown (threads joined, exit
-    handlers run: a local cluster's processes closed), but ``seconds`` later at the latest
-    (.ci/run saw a Ctrl-C while a local Dask cluster started leave that shutdown waiting for
-    more than 60 s, once in about 30 runs)."""
-    timer = threading.Timer(seconds, exit_now, (status,))
-    timer.daemon = True
-    timer.start()
-    sys.exit(status)
-
-
 def exit_now(status: int) -> None:
     """Exit at once with ``status``, leaving a compile thread to the operating system
     (Numba's compiler may not be interrupted, nor the interpreter shut down under it)."""

@@ -55,7 +55,6 @@ def out_of_memory(error: MemoryError | RuntimeError) -> str:
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 VERSION_FLAGS = ("--version", "-V")
-SHUTDOWN_GRACE = 10.0  # seconds an interrupted command's shutdown may take before it exits hard
 
 
 def print_version(as_json: bool) -> None:
@@ -120,7 +119,7 @@ def main(argv=None):
                      if compiling.WATCH.depth else "beggar-search: interrupted")
             compiling.exit_now(130)
         complain("beggar-search: interrupted")
-        compiling.exit_within(SHUTDOWN_GRACE, 130)
+        sys.exit(130)
     except click.UsageError as error:
         command = error.ctx.command_path if error.ctx else "beggar-search"
         complain(one_line(f"{command}: error: {error.format_message()}"))
