@@ -36,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from bench_first_cycle import seeds_of
 from census_truth import census_truth
 
 from beggar_search import driver
@@ -172,14 +173,6 @@ def table(rows: list[dict]) -> str:
                 f" | {median([r['tries'] for r in mine]):,.0f},"
                 f" {median([r['cpu_seconds'] for r in mine]):.1f} | - |")
     return "\n".join(lines)
-
-
-def seeds_of(text: str) -> list[int]:
-    """``1-5`` or ``1,4,9``: the seeds."""
-    if "-" in text:
-        low, high = text.split("-")
-        return list(range(int(low), int(high) + 1))
-    return [int(part) for part in text.split(",")]
 
 
 def main(argv=None) -> None:
