@@ -242,9 +242,11 @@ class Session:
             self._set_status(self.run.id, "stopped")
             raise
         finally:
-            self._restore(handlers)
-            pool.close()
-            bar.close()
+            try:  # a stop signal while the workers close is heard, not a KeyboardInterrupt
+                pool.close()  # that would leave the run marked running (seen in .ci/run)
+            finally:
+                self._restore(handlers)
+                bar.close()
         self._end_status(sitting, bar)
         return {**summarise(self.store, self.run.id), "stop_signal": sitting.stop_signal}
 

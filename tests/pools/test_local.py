@@ -1,6 +1,8 @@
 """The local pool's start: every worker started and warmed before a run's clock starts."""
 
 import multiprocessing
+import os
+import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -189,3 +191,31 @@ def test_hours_starts_no_chunk_that_cannot_finish_by_the_deadline(tmp_path):
     assert summary["status"] == "done"
     assert summary["deals"] == 100  # one chunk: a second could not have finished in time
     assert summary["seconds"] < 1.6
+
+
+class PoolInterruptedAsItCloses(SlowPool):
+    """A pool whose workers are still closing when a Ctrl-C comes: the second Ctrl-C of
+    `--cluster local:2` when the chunks in flight had just finished (.ci/run)."""
+
+    SLOW = 0.0
+
+    def close(self):
+        super().close()
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.2)  # the signal is handled here, in the main thread
+
+
+def test_a_stop_signal_while_the_pool_closes_is_heard_and_the_run_is_not_left_running(
+        tmp_path):
+    """It was a KeyboardInterrupt out of ``pool.close()``: the run's end never written (it
+    read `running`) and the command said only 'interrupted'."""
+    from beggar_search.store import Store
+
+    params = {"deck": "plain=5,J=2,Q=1,K=1", "players": 2, "seed": 5, "top_k": 10,
+              "max_tricks": None, "chunk_size": 100, "hours": None, "deals": 300}
+    with Store(tmp_path / "c.sqlite") as store:
+        summary = driver.start(store, "random", params, 1, quiet=True,
+                               pool_factory=PoolInterruptedAsItCloses)
+        assert store.run(summary["run"]).status == summary["status"] == "done"
+    assert summary["deals"] == 300 and summary["stop_signal"] == "SIGINT"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored after
