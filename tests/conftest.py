@@ -8,14 +8,11 @@ process, the module entry point) and ``distributed``; ``pytest -m "slow or proce
 distributed"`` runs the rest, and CI runs both (``.ci/run``).
 """
 
-import os
 import re
 import resource
-import subprocess
 
 import pytest
-
-from beggar_search.cli import main
+from cli_harness import run
 
 
 @pytest.fixture(scope="session")
@@ -38,30 +35,8 @@ def report_site(report_results, tmp_path_factory):
 
 
 @pytest.fixture
-def cli(capsys, monkeypatch):
-    """The command line run in this process through ``cli.main``, as a finished process:
-    ``cli(*args, cwd=None, env=None)`` -> ``subprocess.CompletedProcess`` with the exit
-    status and the text written on stdout and stderr.  ``env`` is a whole environment (as
-    for ``subprocess.run``); the variables it adds or changes are set for the call only.
-    One real-process twin per error family (marked ``process``) shows the same line comes
-    out of a real interpreter with no traceback."""
-
-    def run(*args, cwd=None, env=None, **_ignored):  # timeout, capture_output, text
-        capsys.readouterr()
-        with monkeypatch.context() as patch:
-            if cwd is not None:
-                patch.chdir(cwd)
-            for name, value in (env or {}).items():
-                if os.environ.get(name) != value:
-                    patch.setenv(name, value)
-            try:
-                main([str(arg) for arg in args])
-                code = 0
-            except SystemExit as end:
-                code = end.code if isinstance(end.code, int) else (0 if end.code is None else 1)
-        out, err = capsys.readouterr()
-        return subprocess.CompletedProcess(list(args), code, out, err)
-
+def cli():
+    """The command line run in this process: ``cli_harness.run``."""
     return run
 
 

@@ -481,8 +481,7 @@ def test_a_fifo_or_a_device_as_results_file_is_one_line_at_once(cli, tmp_path):
 
 
 def test_a_nonsense_lock_wait_falls_back_to_the_default(cli, results):
-    done = cli("runs", "--db", str(results),
-                          env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "soon"}, timeout=60)
+    done = cli("runs", "--db", str(results), env={"BEGGAR_SEARCH_LOCK_WAIT": "soon"})
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 3, done.stderr
 
 
