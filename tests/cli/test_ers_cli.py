@@ -6,13 +6,12 @@ import io
 import json
 
 import pytest
-from click.testing import CliRunner
+from cli_harness import run
 from storeview import stored
 
 from beggar_search import driver
 from beggar_search.cards.ranked import RankedDeal
 from beggar_search.cards.slaps import SlapRules
-from beggar_search.cli import cli, main
 from beggar_search.engine import ers_game
 from beggar_search.store import Store
 
@@ -20,9 +19,9 @@ EXAMPLE = ["Q4427/5K386", "--deck", "2=1,3=1,4=2,5=1,6=1,7=1,8=1,Q=1,K=1"]
 LOOP_DECK = "8=2,9=2,T=2,J=2,Q=1,K=1"  # 226,800 deals, 1,224 loop under first:1
 
 
-def run(*args):
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code == 0, result.output
+def ok(*args):
+    result = run(*args)
+    assert result.returncode == 0, result.output
     return result.stdout
 
 
@@ -34,13 +33,13 @@ def ers_params(**extra):
 
 
 def test_play_traces_the_slap():
-    lines = run("play", "--game", "ers", *EXAMPLE, "--slap-policy", "first:1",
+    lines = ok("play", "--game", "ers", *EXAMPLE, "--slap-policy", "first:1",
                 "--trace").splitlines()
     assert lines[0].startswith("trick     1") and "SLAP by player 1, takes 5" in lines[0]
-    data = json.loads(run("play", "--game", "ers", *EXAMPLE, "--slap-policy", "turn",
+    data = json.loads(ok("play", "--game", "ers", *EXAMPLE, "--slap-policy", "turn",
                           "--json"))
     assert data["game"] == "ers" and data["slap_policy"] == "turn" and data["outcome"] == "win"
-    traced = [json.loads(line) for line in run("play", "--game", "ers", *EXAMPLE,
+    traced = [json.loads(line) for line in ok("play", "--game", "ers", *EXAMPLE,
                                                "--slap-policy", "turn", "--trace",
                                                "--json").splitlines()]
     assert traced[0]["slapper"] == 2 and traced[-1]["cards"] == data["cards"]
@@ -63,19 +62,18 @@ def test_play_traces_the_slap():
     (["search", "factory", "--game", "ers", "--seeding", "grow"], "Beggar-my-neighbour only"),
     (["search", "factory", "--game", "ers", "--slap-policy", "first:3"], "no player 3"),
 ])
-def test_bad_input_is_one_line_and_exit_2(args, message, capsys, tmp_path):
-    with pytest.raises(SystemExit) as end:
-        main([*args, *(["--db", str(tmp_path / "r.sqlite")] if args[0] == "search" else [])])
-    assert end.value.code == 2
-    err = capsys.readouterr().err
+def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
+    result = run(*args, *(["--db", tmp_path / "r.sqlite"] if args[0] == "search" else []))
+    assert result.returncode == 2
+    err = result.stderr
     assert message in err and err.count("\n") == 1, err
     assert not (tmp_path / "r.sqlite").exists()
 
 
 def test_deal_index_over_a_ranked_deck():
-    assert run("deal", "--game", "ers", "--index", "86", "--deck", LOOP_DECK).strip() == \
+    assert ok("deal", "--game", "ers", "--index", "86", "--deck", LOOP_DECK).strip() == \
         "8899J/JTQTK"
-    assert run("deal", "--game", "ers", "--rank", "8899J/JTQTK", "--deck", LOOP_DECK).strip() \
+    assert ok("deal", "--game", "ers", "--rank", "8899J/JTQTK", "--deck", LOOP_DECK).strip() \
         == "86"
 
 
@@ -96,12 +94,12 @@ def test_odds_run_is_the_same_on_any_number_of_workers(tmp_path):
 
 def test_enumeration_of_a_small_ranked_deck_finds_its_loops(tmp_path):
     path = tmp_path / "e.sqlite"
-    text = run("search", "enumerate", "--game", "ers", "--deck", LOOP_DECK, "--slap-policy",
+    text = ok("search", "enumerate", "--game", "ers", "--deck", LOOP_DECK, "--slap-policy",
                "first:1", "--start", "0", "--count", "20000", "--db", str(path), "--workers",
                "1", "--quiet", "--json")
     summary = json.loads(text)
     assert summary["game"] == "ers" and summary["deals"] == 20000 and summary["loops"] > 0
-    loops = list(csv.DictReader(io.StringIO(run("export", "--what", "loops", "--db",
+    loops = list(csv.DictReader(io.StringIO(ok("export", "--what", "loops", "--db",
                                                 str(path)))))
     assert len(loops) == summary["loops"]
     rules = SlapRules.parse("pair", "first:1")
@@ -111,10 +109,11 @@ def test_enumeration_of_a_small_ranked_deck_finds_its_loops(tmp_path):
         result = ers_game.play(deal, rules)
         assert (result.outcome, result.period_tricks, result.cycle) == (
             "loop", int(row["period_tricks"]), row["cycle"])
-    show = run("show", "--db", str(path))
+    show = ok("show", "--db", str(path))
     assert "Egyptian ratscrew, slaps pair by first:1" in show
-    refused = CliRunner().invoke(cli, ["reach", loops[0]["cycle"], "--db", str(path)])
-    assert refused.exit_code != 0 and "cycle of Egyptian ratscrew" in str(refused.exception)
+    refused = run("reach", loops[0]["cycle"], "--db", path)
+    assert refused.returncode == 2, refused.output
+    assert "cycle of Egyptian ratscrew" in refused.stderr and "Traceback" not in refused.stderr
 
 
 def test_runs_without_a_game_are_beggar_my_neighbour(tmp_path):
@@ -127,13 +126,13 @@ def test_runs_without_a_game_are_beggar_my_neighbour(tmp_path):
 
 def test_plot_game_of_a_ranked_deal(tmp_path):
     out = tmp_path / "g.png"
-    data = json.loads(run("plot", "game", "--game", "ers", *EXAMPLE, "--slap-policy", "turn",
+    data = json.loads(ok("plot", "game", "--game", "ers", *EXAMPLE, "--slap-policy", "turn",
                           "--out", str(out), "--json"))
     assert out.stat().st_size > 0 and data["outcome"] == "win"
 
 
 def test_bench_compares_with_the_general_engine():
-    data = json.loads(run("bench", "--game", "ers", "--slap-policy", "turn", "--deals", "3000",
+    data = json.loads(ok("bench", "--game", "ers", "--slap-policy", "turn", "--deals", "3000",
                           "--json"))
     assert data["game"] == "ers" and data["ers"]["deals"] == 3000
     assert data["general"]["deals"] == 300 and data["deals_ratio"] > 0
@@ -142,5 +141,5 @@ def test_bench_compares_with_the_general_engine():
 def test_runs_lists_the_game(tmp_path):
     with Store(tmp_path / "g.sqlite") as store:
         driver.start(store, "random", ers_params(deals=600, chunk_size=600), 1, quiet=True)
-    line = json.loads(run("runs", "--db", str(tmp_path / "g.sqlite"), "--json"))
+    line = json.loads(ok("runs", "--db", str(tmp_path / "g.sqlite"), "--json"))
     assert line["game"] == "ers"
