@@ -27,6 +27,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import click.formatting
 import pytest
 
 from beggar_search.cli import main
@@ -96,12 +97,13 @@ def _status(end: SystemExit, stderr: io.TextIOBase) -> int:
 
 
 def run(*args, input: str | None = None, env: Mapping[str, str | None] | None = None,
-        cwd: str | os.PathLike | None = None) -> Ran:
+        cwd: str | os.PathLike | None = None, width: int = 80) -> Ran:
     """``beggar-search ARGS`` in this process: ``main`` with the words ``str(arg)``.
 
     ``input`` is stdin's text (none: an empty stdin); ``env`` the variables to set for the
     call only (a value None unsets one; a whole environment such as ``{**os.environ, ...}``
-    does too); ``cwd`` the folder it runs in.
+    does too); ``cwd`` the folder it runs in; ``width`` the terminal's columns that help
+    text wraps at (80, as click's CliRunner; a real process asks its terminal, up to 100).
     """
     words = [str(arg) for arg in args]
     stdin, stdout, stderr = _Stream((input or "").encode()), _Stream(), _Stream(
@@ -115,6 +117,7 @@ def run(*args, input: str | None = None, env: Mapping[str, str | None] | None = 
             elif os.environ.get(name) != value:
                 patch.setenv(name, value)
         patch.setattr(sys, "stdin", stdin)
+        patch.setattr(click.formatting, "FORCED_WIDTH", width)
         streams.enter_context(contextlib.redirect_stdout(stdout))
         streams.enter_context(contextlib.redirect_stderr(stderr))
         try:

@@ -4,6 +4,7 @@ import json
 
 import click
 import pytest
+from cli_harness import run
 from click.testing import CliRunner
 
 from beggar_search.cli.common import COUNT, Hours
@@ -70,7 +71,9 @@ def test_help_lists_the_ratscrew_cluster_and_output_options_under_their_headings
 
     seen = set()
     for path, _command in leaf_commands(cli):
-        text = CliRunner().invoke(cli, [*path, "--help"]).output
+        shown = run(*path, "--help")
+        assert shown.returncode == 0, shown.output
+        text = shown.stdout
         headings = [line[:-1] for line in text.splitlines() if line.endswith(":")
                     and not line.startswith(" ") and not line.startswith("Usage")]
         assert headings == [h for h in ORDER if h in headings] and headings[0] == "Options", path
@@ -86,13 +89,12 @@ def test_help_lists_the_ratscrew_cluster_and_output_options_under_their_headings
 
 
 def test_chunk_size_help_gives_the_defaults_the_strategies_use():
-    from beggar_search.cli import cli
     from beggar_search.strategies import STRATEGIES
     from beggar_search.strategies.climb import CLIMB_CHUNKS
 
-    result = CliRunner().invoke(cli, ["search", "climb", "--help"], terminal_width=2000)
-    assert result.exit_code == 0, result.output
-    line = next(line for line in result.output.splitlines() if "--chunk-size" in line)
+    result = run("search", "climb", "--help", width=2000)
+    assert result.returncode == 0, result.output
+    line = next(line for line in result.lines if "--chunk-size" in line)
     climb = STRATEGIES["climb"].prepare({"deck": "standard", "players": 2})["chunk_size"]
     random = STRATEGIES["random"].prepare({"deck": "standard", "players": 2})["chunk_size"]
     assert climb == CLIMB_CHUNKS * random  # the help's "N x random's" (it once said 4, for 8)
@@ -121,8 +123,8 @@ def test_counts_are_read_in_the_forms_people_write(text, count):
     (["search", "random", "--deck", "plain=14,J=2,Q=2,K=2,X=1"], "unknown card value 'X'"),
     (["search", "random", "--deck", "plain=14,J"], "'J' has no count (write it as J=2)"),
 ])
-def test_bad_input_is_refused_naming_the_bad_part(cli, tmp_path, args, says):
-    done = cli(*args, "--db", str(tmp_path / "r.sqlite"))
+def test_bad_input_is_refused_naming_the_bad_part(tmp_path, args, says):
+    done = run(*args, "--db", str(tmp_path / "r.sqlite"))
     assert done.returncode == 2, done.stderr
     assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert not (tmp_path / "r.sqlite").exists()
