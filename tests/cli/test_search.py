@@ -8,16 +8,14 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 
 import pytest
-from click.testing import CliRunner
+from cli_harness import command, run
 from naive import play_naive
 from storeview import stored
 
 from beggar_search import Deal, Deck, driver, play
-from beggar_search.cli import cli
 from beggar_search.store import Store
 
 pytestmark = pytest.mark.xdist_group("search")  # one worker: the uninterrupted run is made once
@@ -92,10 +90,6 @@ def test_census_of_a_tiny_deck_agrees_with_brute_force(tmp_path):
         assert str(Deal.unrank(int(game["number"]), deck)) == game["deal"]
 
 
-def command(*args):
-    return [sys.executable, "-m", "beggar_search", *args]
-
-
 def wait_for_chunks(path, at_least, process, timeout=120):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -150,10 +144,9 @@ def test_export_round_trips(tmp_path):
     with Store(path) as store:
         driver.start(store, "enumerate", params(deck=TINY, start=0, deals=1512, chunk_size=500,
                                                 seed=None), 1, quiet=True)
-    runner = CliRunner()
     for what in ("longest", "loops"):
-        result = runner.invoke(cli, ["export", "--what", what, "--db", str(path)])
-        assert result.exit_code == 0, result.output
+        result = run("export", "--what", what, "--db", path)
+        assert result.returncode == 0, result.output
         rows = list(csv.DictReader(io.StringIO(result.stdout)))
         assert rows
         for row in rows:
@@ -166,9 +159,8 @@ def test_export_round_trips(tmp_path):
                     int(row["period_tricks"]), int(row["period_cards"]), row["cycle"])
                 assert game.preperiod_cards == int(row["preperiod_cards"])
     out = tmp_path / "h.csv"
-    result = runner.invoke(cli, ["export", "--what", "histogram", "--db", str(path),
-                                 "--out", str(out)])
-    assert result.exit_code == 0
+    result = run("export", "--what", "histogram", "--db", path, "--out", out)
+    assert result.returncode == 0
     with out.open() as handle:
         counts = [int(r["count"]) for r in csv.DictReader(handle)]
     assert sum(counts) == 1512 - 12
@@ -206,7 +198,7 @@ def test_two_searches_on_one_file(tmp_path):
     ["search", "random", "--deals", "5", "--db", "/nonexistent-folder/x.sqlite"],
     ["search", "random", "--deals", "-5"],
 ])
-def test_bad_input_is_one_line_and_status_2(cli, tmp_path, args):
+def test_bad_input_is_one_line_and_status_2(tmp_path, args):
     bad = tmp_path / "bad.sqlite"
     bad.write_text("not a database, just text\n" * 100)
     with Store(tmp_path / "good.sqlite") as store:
@@ -216,7 +208,7 @@ def test_bad_input_is_one_line_and_status_2(cli, tmp_path, args):
     if "--db" not in args:
         args += ["--db", str(tmp_path / "good.sqlite")] if args[0] != "deal" and args[0] != (
             "play") else []
-    result = cli(*args)
+    result = run(*args)
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr and "error" in result.stderr
