@@ -1,5 +1,5 @@
 """A newcomer's first hour (issue 26): compiling said and counted, `compile`, `--version`
-and the commit each run stores; in this process, through ``cli.main``."""
+and the commit each run stores; in this process, through ``cli.main`` (``cli_harness``)."""
 
 import json
 import os
@@ -8,20 +8,12 @@ import warnings
 
 import numba
 import pytest
+from cli_harness import run
 
 from beggar_search import compiling, driver, version
-from beggar_search.cli import main
 from beggar_search.store import Store
 
 TINY = "plain=5,J=2,Q=1,K=1"  # 1512 deals
-
-
-def cli(args, capsys):
-    """Run the command line in this process: (exit status, stdout, stderr)."""
-    with pytest.raises(SystemExit) as exit_info:
-        main(args)
-    out, err = capsys.readouterr()
-    return exit_info.value.code, out, err
 
 
 @pytest.fixture
@@ -36,18 +28,19 @@ def fresh_watch(monkeypatch):
 # --- versions -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("flag", ["--version", "-V"])
-def test_version_names_the_package_its_commit_and_numba(flag, capsys):
-    status, out, _ = cli([flag], capsys)
-    assert status == 0
-    assert out.startswith("beggar-search 0.2.0 (commit ")
-    assert f"numba {numba.__version__}" in out and "numpy " in out and "Python 3." in out
-    assert version.commit() in out
+def test_version_names_the_package_its_commit_and_numba(flag):
+    result = run(flag)
+    assert result.returncode == 0
+    assert result.stdout.startswith("beggar-search 0.2.0 (commit ")
+    assert f"numba {numba.__version__}" in result.stdout and "numpy " in result.stdout
+    assert "Python 3." in result.stdout
+    assert version.commit() in result.stdout
 
 
-def test_version_json_is_one_object(capsys):
-    status, out, _ = cli(["--version", "--json"], capsys)
-    assert status == 0
-    found = json.loads(out)
+def test_version_json_is_one_object():
+    result = run("--version", "--json")
+    assert result.returncode == 0
+    found = json.loads(result.stdout)
     assert found["beggar_search"] == "0.2.0" and found["numba"] == numba.__version__
     assert set(found) == {"beggar_search", "commit", "numba", "llvmlite", "numpy", "python"}
 
@@ -133,18 +126,18 @@ def test_a_warm_up_in_its_thread_hands_back_its_error():
 
 # --- beggar-search compile ----------------------------------------------------------------
 
-def test_compile_warms_a_search_and_creates_no_results_file(tmp_path, monkeypatch, capsys):
+def test_compile_warms_a_search_and_creates_no_results_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    status, out, err = cli(["compile", "search", "enumerate", "--deck", TINY], capsys)
-    assert status == 0 and out == ""
-    lines = [line for line in err.splitlines() if "compiling the kernels" not in line]
+    result = run("compile", "search", "enumerate", "--deck", TINY)
+    assert result.returncode == 0 and result.stdout == ""
+    lines = [line for line in result.stderr.splitlines() if "compiling the kernels" not in line]
     assert lines[0].startswith(f"search enumerate --deck {TINY}: ")
     assert lines[-1].startswith("beggar-search: 1 workload ready in ")
     assert os.listdir(tmp_path) == []
 
 
 def test_compile_into_a_cache_that_keeps_nothing_does_not_call_the_kernels_ready(
-        tmp_path, monkeypatch, capsys):
+        tmp_path, monkeypatch):
     """A full (or read-only) NUMBA_CACHE_DIR: `compile --all` said `compiled N kernels`
     and `N workloads ready` although nothing was saved (issue 38, seen on a 2 MB tmpfs)."""
     from beggar_search import jit
@@ -152,17 +145,17 @@ def test_compile_into_a_cache_that_keeps_nothing_does_not_call_the_kernels_ready
     counts = iter([0, 0, 3, 3])  # before the workloads, before and after one, at the end
     monkeypatch.setattr(jit, "unsaved_kernels", lambda: next(counts))
     monkeypatch.chdir(tmp_path)
-    status, out, err = cli(["compile", "search", "enumerate", "--deck", TINY], capsys)
-    assert status == 0 and out == ""
-    lines = [line for line in err.splitlines() if "compiling the kernels" not in line]
+    result = run("compile", "search", "enumerate", "--deck", TINY)
+    assert result.returncode == 0 and result.stdout == ""
+    lines = [line for line in result.stderr.splitlines() if "compiling the kernels" not in line]
     assert ", 3 not saved in " in lines[0], lines
-    assert "workload ready" not in err, err
+    assert "workload ready" not in result.stderr, result.stderr
     assert lines[-1].startswith("beggar-search: 3 kernels of 1 workload not saved in the"
                                 f" kernel cache {jit.kernels_folder()}: later commands"
                                 " compile them again"), lines
 
 
-def test_compile_where_names_the_cache_and_clean_empties_it(tmp_path, monkeypatch, capsys):
+def test_compile_where_names_the_cache_and_clean_empties_it(tmp_path, monkeypatch):
     from numba.core import config
 
     from beggar_search import jit
@@ -170,20 +163,21 @@ def test_compile_where_names_the_cache_and_clean_empties_it(tmp_path, monkeypatc
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
     (tmp_path / "someone-elses.txt").write_text("kept")
     (jit.kernels_folder() / "engine").mkdir(parents=True)
-    status, out, err = cli(["compile", "--where"], capsys)
-    assert status == 0 and out == f"{tmp_path}\n"
-    assert str(jit.kernels_folder()) in err
-    status, out, err = cli(["compile", "--clean"], capsys)
-    assert status == 0 and out == "" and "removed the compiled kernels of 1 version" in err
+    result = run("compile", "--where")
+    assert result.returncode == 0 and result.stdout == f"{tmp_path}\n"
+    assert str(jit.kernels_folder()) in result.stderr
+    result = run("compile", "--clean")
+    assert result.returncode == 0 and result.stdout == ""
+    assert "removed the compiled kernels of 1 version" in result.stderr
     assert os.listdir(tmp_path) == ["someone-elses.txt"]
 
 
 @pytest.mark.parametrize("args", [["compile", "play", "K/Q"], ["compile", "--all", "search"],
                                   ["compile", "search", "resume"], ["compile", "--where", "--all"]])
-def test_compile_refuses_what_it_cannot_compile_in_one_line(args, capsys):
-    status, out, err = cli(args, capsys)
-    assert status == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and "compile" in err
+def test_compile_refuses_what_it_cannot_compile_in_one_line(args):
+    result = run(*args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1 and "compile" in result.stderr
 
 
 # --- the report's friction points (issue 26, must show 5) ----------------------------------
@@ -202,12 +196,12 @@ def census(tmp_path):
     return path
 
 
-def test_resume_of_a_finished_run_says_so_and_writes_nothing(census, capsys):
+def test_resume_of_a_finished_run_says_so_and_writes_nothing(census):
     before = census.read_bytes()
-    status, out, err = cli(["search", "resume", "--db", str(census)], capsys)
-    assert status == 0
-    assert "beggar-search: run 1 is already done: nothing to resume" in err
-    assert out.startswith("run 1 (enumerate, deck plain=5,J=2,Q=1,K=1, 2 players): done")
+    result = run("search", "resume", "--db", census)
+    assert result.returncode == 0
+    assert "beggar-search: run 1 is already done: nothing to resume" in result.stderr
+    assert result.stdout.startswith("run 1 (enumerate, deck plain=5,J=2,Q=1,K=1, 2 players): done")
     assert census.read_bytes() == before
 
 
@@ -225,17 +219,17 @@ def test_a_stopped_run_names_the_command_that_continues_it(tmp_path, capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_human_summaries_have_no_python_values_and_right_plurals(census, capsys):
-    status, out, _ = cli(["show", "--db", str(census)], capsys)
-    assert status == 0
-    first, deals, loops = out.splitlines()[:3]
+def test_human_summaries_have_no_python_values_and_right_plurals(census):
+    result = run("show", "--db", census)
+    assert result.returncode == 0
+    first, deals, loops = result.stdout.splitlines()[:3]
     assert "seed" not in first  # an enumeration has none: not "seed None"
     assert "[" not in deals and "wins by player " in deals
     wins = deals.split("wins by player ")[1].split(" / ")
     assert sum(int(w.replace(",", "")) for w in wins) == 1512 - 12  # 12 of them loop
     assert loops == "loops      12 in 2 distinct cycles"
-    assert "chunks     500 deals each" in out
-    assert "reached by 6 deals" in out or "reached by" in out
+    assert "chunks     500 deals each" in result.stdout
+    assert "reached by 6 deals" in result.stdout or "reached by" in result.stdout
 
 
 def test_plural_says_one_thing_and_many_things():
@@ -244,53 +238,49 @@ def test_plural_says_one_thing_and_many_things():
     assert plural(1, "island") == "1 island" and plural(2576, "cycle") == "2,576 cycles"
 
 
-def test_runs_has_a_header_and_an_empty_file_says_so(census, tmp_path, capsys):
-    status, out, _ = cli(["runs", "--db", str(census)], capsys)
-    header, row = out.splitlines()
-    assert status == 0 and header.split()[:3] == ["run", "strategy", "status"]
+def test_runs_has_a_header_and_an_empty_file_says_so(census, tmp_path):
+    result = run("runs", "--db", census)
+    header, row = result.stdout.splitlines()
+    assert result.returncode == 0 and header.split()[:3] == ["run", "strategy", "status"]
     assert "started" in header and row.split()[:3] == ["1", "enumerate", "done"]
     created, updated = row.split()[-2:]  # the times under their headings
     assert header.index("started") == row.index(created)
     assert header.index("last stored") == row.rindex(updated)
     empty = tmp_path / "empty.sqlite"
     Store(empty).close()
-    status, out, err = cli(["runs", "--db", str(empty)], capsys)
-    assert status == 0 and out == "" and "holds no runs yet" in err
+    result = run("runs", "--db", empty)
+    assert result.returncode == 0 and result.stdout == "" and "holds no runs yet" in result.stderr
 
 
-def test_the_results_file_can_come_from_beggar_search_db(census, monkeypatch, tmp_path,
-                                                         capsys):
+def test_the_results_file_can_come_from_beggar_search_db(census, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("BEGGAR_SEARCH_DB", str(census))
-    status, out, _ = cli(["runs"], capsys)
-    assert status == 0 and len(out.splitlines()) == 2
-    status, out, _ = cli(["runs", "--db", "nowhere.sqlite"], capsys)  # --db wins
-    assert status == 2
+    result = run("runs")
+    assert result.returncode == 0 and len(result.stdout.splitlines()) == 2
+    result = run("runs", "--db", "nowhere.sqlite")  # --db wins
+    assert result.returncode == 2
 
 
 @pytest.mark.parametrize("what", ["loops", "longest", "histogram"])
-def test_fair_only_outside_cycles_is_refused_in_one_line(census, what, capsys):
-    status, out, err = cli(["export", "--db", str(census), "--what", what, "--fair-only"],
-                           capsys)
-    assert status == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and "--fair-only is for --what cycles" in err
+def test_fair_only_outside_cycles_is_refused_in_one_line(census, what):
+    result = run("export", "--db", census, "--what", what, "--fair-only")
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.error_lines) == 1 and "--fair-only is for --what cycles" in result.stderr
 
 
-def test_an_export_to_a_file_says_what_it_wrote(census, tmp_path, capsys):
+def test_an_export_to_a_file_says_what_it_wrote(census, tmp_path):
     out = tmp_path / "loops.csv"
-    status, _, err = cli(["export", "--db", str(census), "--what", "loops", "--json",
-                          "--out", str(out)], capsys)
-    assert status == 0 and err == f"wrote 12 JSON lines to {out}\n"
+    result = run("export", "--db", census, "--what", "loops", "--json", "--out", out)
+    assert result.returncode == 0 and result.stderr == f"wrote 12 JSON lines to {out}\n"
     assert len(out.read_text().splitlines()) == 12
 
 
-def test_recover_leaves_nothing_beside_the_file_it_reads(census, tmp_path, capsys):
+def test_recover_leaves_nothing_beside_the_file_it_reads(census, tmp_path):
     before = sorted(os.listdir(tmp_path))
-    status, out, _ = cli(["recover", "--db", str(census), "--out", str(tmp_path / "r.sqlite")],
-                         capsys)
-    assert status == 0
+    result = run("recover", "--db", census, "--out", tmp_path / "r.sqlite")
+    assert result.returncode == 0
     assert sorted(os.listdir(tmp_path)) == sorted([*before, "r.sqlite"])
-    assert out.startswith("copied 1 run, ") and "histogram rows" in out
+    assert result.stdout.startswith("copied 1 run, ") and "histogram rows" in result.stdout
 
 
 @pytest.mark.parametrize(("deal", "says"), [
@@ -299,31 +289,31 @@ def test_recover_leaves_nothing_beside_the_file_it_reads(census, tmp_path, capsy
     ("---K---Q-KQAJ-----AAJ--J-----------Q----KQ-J-----KA", "one hand found"),
     ("79/T8", "add --game ers"),
 ])
-def test_errors_point_to_the_fix(deal, says, capsys):
-    status, out, err = cli(["play", deal], capsys)
+def test_errors_point_to_the_fix(deal, says):
+    result = run("play", deal)
     if says is None:
-        assert status == 0
+        assert result.returncode == 0
         return
-    assert status == 2 and says in err and len(err.strip().splitlines()) == 1
+    assert result.returncode == 2 and says in result.stderr and len(result.error_lines) == 1
 
 
-def test_zero_hours_is_refused_for_what_it_is(capsys):
-    status, _, err = cli(["search", "random", "--hours", "0"], capsys)
-    assert status == 2 and "greater than 0" in err
+def test_zero_hours_is_refused_for_what_it_is():
+    result = run("search", "random", "--hours", "0")
+    assert result.returncode == 2 and "greater than 0" in result.stderr
 
 
-def test_help_reads_as_help(capsys):
-    status, out, _ = cli(["--help"], capsys)
-    assert "play     Play one deal and print how it ends." in out
-    assert "compile  " in out
-    status, out, _ = cli(["search", "random", "--help"], capsys)
-    assert "340282366920938463463374607431768211455" not in out
-    assert "4611686018427387904" not in out and "BEGGAR_SEARCH_DB" in out
-    assert "2,097,152" in out  # the chunk size default is said
-    status, out, _ = cli(["search", "hunt", "--help"], capsys)
-    assert "Superseded by `search factory`" in out and "--game" not in out
-    status, out, _ = cli(["bench", "--help"], capsys)
-    assert "2<=x<=8" in out
+def test_help_reads_as_help():
+    result = run("--help")
+    assert "play     Play one deal and print how it ends." in result.stdout
+    assert "compile  " in result.stdout
+    result = run("search", "random", "--help")
+    assert "340282366920938463463374607431768211455" not in result.stdout
+    assert "4611686018427387904" not in result.stdout and "BEGGAR_SEARCH_DB" in result.stdout
+    assert "2,097,152" in result.stdout  # the chunk size default is said
+    result = run("search", "hunt", "--help")
+    assert "Superseded by `search factory`" in result.stdout and "--game" not in result.stdout
+    result = run("bench", "--help")
+    assert "2<=x<=8" in result.stdout
 
 
 def test_bench_says_its_rates_are_per_cpu_second():
