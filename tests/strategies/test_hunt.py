@@ -2,10 +2,9 @@
 
 import itertools
 
-from click.testing import CliRunner
+from cli_harness import run
 
 from beggar_search import Deal, Deck, driver, play, play_state
-from beggar_search.cli import cli
 from beggar_search.games.loops import CASELLA, rotations
 from beggar_search.store import Store
 from beggar_search.strategies import execute
@@ -76,12 +75,12 @@ def test_hunt_near_casella_and_resume(tmp_path):
 
 
 def test_hunt_command(tmp_path):
-    result = CliRunner().invoke(cli, ["search", "hunt", "--deck", TINY, "--tries", "5000",
-                                      "--db", str(tmp_path / "c.sqlite"), "--workers", "1",
-                                      "--quiet", "--json", "--chunk-size", "1000"])
-    assert result.exit_code == 0, result.output
+    result = run("search", "hunt", "--deck", TINY, "--tries", "5000", "--db",
+                 tmp_path / "c.sqlite", "--workers", "1", "--quiet", "--json", "--chunk-size",
+                 "1000")
+    assert result.returncode == 0, result.output
     assert '"strategy": "hunt"' in result.stdout
-    again = CliRunner().invoke(cli, ["search", "hunt", "--deck", TINY, "--tries", "5000",
-                                     "--db", str(tmp_path / "c.sqlite"), "--workers", "1",
-                                     "--quiet", "--chunk-size", "1000", "--seed", "9"])
-    assert again.exit_code == 0, again.output
+    again = run("search", "hunt", "--deck", TINY, "--tries", "5000", "--db",
+                tmp_path / "c.sqlite", "--workers", "1", "--quiet", "--chunk-size", "1000",
+                "--seed", "9")
+    assert again.returncode == 0, again.output
