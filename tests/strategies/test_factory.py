@@ -8,10 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from cli_harness import run
 
 from beggar_search import Deal, Deck, driver, play
-from beggar_search.cli import cli, main
 from beggar_search.store import Store
 from beggar_search.store.cycle_families import islands
 from beggar_search.store.results import SCHEMA_VERSION
@@ -279,35 +278,29 @@ def test_start_node_of_a_state_and_of_a_deal():
     assert len(node.renamed) == 2 and node.cycle in node.renamed
 
 
-def test_bad_from_is_one_line_and_exit_2(tmp_path, capsys):
+def test_bad_from_is_one_line_and_exit_2(tmp_path):
     db = str(tmp_path / "x.sqlite")
     for bad in ("-J--/Q---", "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
                 "3:--J/Q--", "nonsense"):
-        code = None
-        try:
-            main(["search", "factory", "--deck", "plain=5,J=1,Q=1", "--from", bad, "--db", db,
-                  "--quiet"] if bad.startswith("-J") else
-                 ["search", "factory", "--from", bad, "--db", db, "--quiet"])
-        except SystemExit as exit_:
-            code = exit_.code
-        err = capsys.readouterr().err
-        assert code == 2 and err.count("\n") == 1 and "--from" in err, (bad, err)
+        deck = ["--deck", "plain=5,J=1,Q=1"] if bad.startswith("-J") else []
+        result = run("search", "factory", *deck, "--from", bad, "--db", db, "--quiet")
+        err = result.stderr
+        assert result.returncode == 2 and err.count("\n") == 1 and "--from" in err, (bad, err)
         assert not (tmp_path / "x.sqlite").exists()  # no results file made for nothing
 
 
 def test_factory_command_and_export(tmp_path):
     db = str(tmp_path / "c.sqlite")
-    result = CliRunner().invoke(cli, ["search", "factory", "--deck", TINY, "--db", db,
-                                      "--kicks", "none", "--workers", "1", "--quiet", "--json",
-                                      "--seed-tries", "5000", "--blocks", "2-3"])
-    assert result.exit_code == 0, result.output
-    result = CliRunner().invoke(cli, ["export", "--what", "cycles", "--db", db])
-    header, *rows = result.output.splitlines()
+    result = run("search", "factory", "--deck", TINY, "--db", db, "--kicks", "none",
+                 "--workers", "1", "--quiet", "--json", "--seed-tries", "5000", "--blocks", "2-3")
+    assert result.returncode == 0, result.output
+    result = run("export", "--what", "cycles", "--db", db)
+    header, *rows = result.lines
     assert {"generation", "parent", "move", "mirror", "own_mirror", "fair_deals",
             "fair_deals_swapped", "reach_depth", "island"} <= set(header.split(","))
     assert rows
-    shown = json.loads(CliRunner().invoke(cli, ["show", "--db", db, "--json"]).output)
-    text = CliRunner().invoke(cli, ["show", "--db", db]).output.splitlines()
+    shown = run("show", "--db", db, "--json").json()
+    text = run("show", "--db", db).lines
     islands = {row.split(",")[header.split(",").index("island")] for row in rows}
     assert shown["islands"] == len(islands) and shown["cycles"] == len(rows)
     assert any(line.startswith(f"family     {len(rows)} cycles in {len(islands)} island")
@@ -408,8 +401,8 @@ def test_pad_pieces_share_out_a_lineage_whole_states_in_order():
                                  ["--exchanges", "2-99"]])
 def test_bad_kick_options_are_one_line_and_exit_2(tmp_path, bad):
     db = str(tmp_path / "x.sqlite")
-    result = CliRunner().invoke(cli, ["search", "factory", "--deck", TINY, "--db", db, *bad])
-    assert result.exit_code == 2, result.output
+    result = run("search", "factory", "--deck", TINY, "--db", db, *bad)
+    assert result.returncode == 2, result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "x.sqlite").exists()
 
