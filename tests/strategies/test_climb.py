@@ -1,14 +1,13 @@
 """The climber (search climb): backward extension; determinism, replayable boards, resume."""
 
 import pytest
-from click.testing import CliRunner
+from cli_harness import run
 from published import NESSLER
 from storeview import stored
 
 from beggar_search import Deal, Deck, driver, play
 from beggar_search.backward.closure import backward_closure
 from beggar_search.cards.deck import format_hands
-from beggar_search.cli import cli
 from beggar_search.engine.game import play_state, trajectory
 from beggar_search.store import Store
 from beggar_search.strategies import ChunkJob, execute, strategy_for
@@ -206,23 +205,20 @@ def test_resume_after_interruption(tmp_path):
 
 def test_command_line(tmp_path):
     db = str(tmp_path / "c.sqlite")
-    runner = CliRunner()
-    result = runner.invoke(cli, ["search", "climb", "--deals", "2000", "--start", NESSLER,
-                                 "--extend", "2", "--closure-states", "3000", "--workers", "1",
-                                 "--db", db, "--seed", "1", "--quiet", "--json"])
-    assert result.exit_code == 0, result.output
-    assert '"cards": 8344' in result.output and '"strategy": "climb"' in result.output
-    result = runner.invoke(cli, ["search", "climb", "--deals", "10", "--start", "--J/Q--",
-                                 "--db", db])
-    assert result.exit_code != 0
-    result = runner.invoke(cli, ["search", "climb", "--explore", "0.5", "--db", db])
-    assert result.exit_code != 0
-    result = runner.invoke(cli, ["search", "climb", "--deals", "10", "--deepest", "-1",
-                                 "--db", db])
-    assert result.exit_code == 2 and "--deepest" in result.output
+    result = run("search", "climb", "--deals", "2000", "--start", NESSLER, "--extend", "2",
+                 "--closure-states", "3000", "--workers", "1", "--db", db, "--seed", "1",
+                 "--quiet", "--json")
+    assert result.returncode == 0, result.output
+    assert '"cards": 8344' in result.stdout and '"strategy": "climb"' in result.stdout
+    result = run("search", "climb", "--deals", "10", "--start", "--J/Q--", "--db", db)
+    assert result.returncode != 0
+    result = run("search", "climb", "--explore", "0.5", "--db", db)
+    assert result.returncode != 0
+    result = run("search", "climb", "--deals", "10", "--deepest", "-1", "--db", db)
+    assert result.returncode == 2 and "--deepest" in result.stderr
     with Store(db) as store:
-        run = store.runs()[0]
-        assert run.params["deepest"] == 64 and run.params["mirrors"]  # new runs' defaults
+        climbed = store.runs()[0]
+        assert climbed.params["deepest"] == 64 and climbed.params["mirrors"]  # new defaults
 
 
 ERS = {"game": "ers", "slap_rules": "pair", "slap_policy": "turn", "slap_in": True}
@@ -253,17 +249,13 @@ def test_ratscrew_extension_beats_its_parents_and_replays(slaps):
         assert result.outcome == "win" and (result.cards, result.tricks) == (row[1], row[2])
 
 
-def test_ratscrew_command_line(tmp_path, capsys):
-    from beggar_search.cli import main
-
+def test_ratscrew_command_line(tmp_path):
     db = str(tmp_path / "c.sqlite")
     base = ["search", "climb", "--game", "ers", "--deals", "1000", "--extend", "2",
             "--closure-states", "2000", "--workers", "1", "--db", db, "--seed", "1"]
-    result = CliRunner().invoke(cli, [*base, "--slap-policy", "turn", "--quiet", "--json",
-                                      "--start", "T99JTT/9KTQJ9", "--deck",
-                                      "9=4,T=4,J=2,Q=1,K=1"])
-    assert result.exit_code == 0, result.output
-    assert '"strategy": "climb"' in result.output
-    with pytest.raises(SystemExit) as stop:
-        main([*base, "--slap-policy", "odds:0.5,0.5"])
-    assert stop.value.code == 2 and "not a function of the deal" in capsys.readouterr().err
+    result = run(*base, "--slap-policy", "turn", "--quiet", "--json", "--start",
+                 "T99JTT/9KTQJ9", "--deck", "9=4,T=4,J=2,Q=1,K=1")
+    assert result.returncode == 0, result.output
+    assert '"strategy": "climb"' in result.stdout
+    result = run(*base, "--slap-policy", "odds:0.5,0.5")
+    assert result.returncode == 2 and "not a function of the deal" in result.stderr
