@@ -5,6 +5,7 @@ import itertools
 
 import numpy as np
 import pytest
+from cli_harness import run
 
 from beggar_search import driver
 from beggar_search.cards.ranked import RankedDeal, RankedDeck, parse_ranked_state
@@ -177,24 +178,20 @@ def test_command_starts_from_the_files_ratscrew_cycles_and_exports_ranked_states
     """`search factory --game ers` starts from the cycles of the file's ratscrew runs of the
     same deck and slap rules (an enumeration's), and `export --what cycles` writes them in
     ranks; a Beggar-my-neighbour factory on the file does not take them."""
-    from click.testing import CliRunner
-
-    from beggar_search.cli import cli
-
     db = str(tmp_path / "e.sqlite")
     game = ["--game", "ers", "--deck", SMALL, "--slap-policy", "turn", "--db", db,
             "--workers", "1", "--quiet", "--json"]
-    result = CliRunner().invoke(cli, ["search", "enumerate", *game])
-    assert result.exit_code == 0, result.output
-    result = CliRunner().invoke(cli, ["search", "factory", *game, "--kicks", "none"])
-    assert result.exit_code == 0, result.output
+    result = run("search", "enumerate", *game)
+    assert result.returncode == 0, result.output
+    result = run("search", "factory", *game, "--kicks", "none")
+    assert result.returncode == 0, result.output
     with Store(db) as store:
-        run = store.run()
-        assert len(run.params["starts"]) == 6 and run.params["seed_chunks"] == 0
-        assert run.params["slap_policy"] == "turn"
+        made = store.run()
+        assert len(made.params["starts"]) == 6 and made.params["seed_chunks"] == 0
+        assert made.params["slap_policy"] == "turn"
         assert store.known_cycles(RankedDeck.parse(SMALL), 2) == {}  # not Beggar-my-neighbour's
-    result = CliRunner().invoke(cli, ["export", "--what", "cycles", "--db", db])
-    header, *rows = result.output.splitlines()
+    result = run("export", "--what", "cycles", "--db", db)
+    header, *rows = result.lines
     columns = header.split(",")
     states = [dict(zip(columns, row.split(","), strict=True))["state"] for row in rows]
     assert rows and all(parse_ranked_state(state)[0] for state in states)
