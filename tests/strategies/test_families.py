@@ -9,15 +9,13 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 
 import pytest
-from click.testing import CliRunner
+from cli_harness import command, run
 from naive import play_naive, trick_naive
 from storeview import stored
 
 from beggar_search import Deal, Deck, driver, games
-from beggar_search.cli import cli, main
 from beggar_search.engine import rules
 from beggar_search.engine.merging import family_of, merge_point, state_name
 from beggar_search.store import Store
@@ -112,16 +110,14 @@ def test_mirrors_and_own_states_are_read_and_older_runs_keep_their_deals():
     assert before.deals == old.deals and (before.top_deals == old.top_deals).all()
 
 
-def test_families_are_stored_shown_exported_and_read_from_older_files(tmp_path, capsys):
+def test_families_are_stored_shown_exported_and_read_from_older_files(tmp_path):
     path = tmp_path / "f.sqlite"
     with Store(path) as store:
         driver.start(store, "climb", climb_params(), 1, quiet=True)
     games = stored(path)["longest"]
     assert all(len(g["family"]) == 16 for g in games)
-    runner = CliRunner()
-    shown = runner.invoke(cli, ["show", "--db", str(path), "--by-family", "--json", "--top",
-                                "5"])
-    assert shown.exit_code == 0, shown.output
+    shown = run("show", "--db", path, "--by-family", "--json", "--top", "5")
+    assert shown.returncode == 0, shown.output
     listed = json.loads(shown.stdout)["families"]
     assert len(listed) == 5 and len({f["family"] for f in listed}) == 5
     assert [f["cards"] for f in listed] == sorted((f["cards"] for f in listed), reverse=True)
@@ -133,28 +129,26 @@ def test_families_are_stored_shown_exported_and_read_from_older_files(tmp_path, 
         assert family["mirror_members"] == sizes.get(family["mirror_family"], 0)
         best = max(g["cards"] for g in games if g["family"] == family["family"])
         assert family["cards"] == best
-    exported = runner.invoke(cli, ["export", "--db", str(path), "--by-family", "--json"])
+    exported = run("export", "--db", path, "--by-family", "--json")
     rows = [json.loads(line) for line in exported.stdout.splitlines()]
-    assert exported.exit_code == 0 and len(rows) == len(sizes)
+    assert exported.returncode == 0 and len(rows) == len(sizes)
     assert sum(r["members"] for r in rows) == len(games)
-    plain = runner.invoke(cli, ["export", "--db", str(path), "--json"])
+    plain = run("export", "--db", path, "--json")
     assert [json.loads(line)["family"] for line in plain.stdout.splitlines()] == [
         g["family"] for g in games]
-    with pytest.raises(SystemExit) as stop:
-        main(["export", "--db", str(path), "--what", "loops", "--by-family"])
-    assert stop.value.code == 2 and "--by-family goes with" in capsys.readouterr().err
+    refused = run("export", "--db", path, "--what", "loops", "--by-family")
+    assert refused.returncode == 2 and "--by-family goes with" in refused.stderr
     # a file of results format 2 (no families): readable, its families computed when listed
     with sqlite3.connect(path) as db:
         db.execute("ALTER TABLE games DROP COLUMN family")
         db.execute("PRAGMA user_version=2")
-    again = runner.invoke(cli, ["show", "--db", str(path), "--by-family", "--json", "--top",
-                                "5"])
-    assert again.exit_code == 0, again.output
+    again = run("show", "--db", path, "--by-family", "--json", "--top", "5")
+    assert again.returncode == 0, again.output
     assert json.loads(again.stdout)["families"] == listed
     pytest.importorskip("matplotlib")
-    drawn = runner.invoke(cli, ["plot", "families", "--db", str(path), "--json", "--out",
-                                str(tmp_path / "families.png")])
-    assert drawn.exit_code == 0, drawn.output
+    drawn = run("plot", "families", "--db", path, "--json", "--out",
+                tmp_path / "families.png")
+    assert drawn.returncode == 0, drawn.output
     picture = json.loads(drawn.stdout)
     assert picture["family_count"] == len(sizes)
     assert picture["best"][0]["cards"] == games[0]["cards"]
@@ -167,10 +161,9 @@ def test_climber_killed_and_resumed_equals_uninterrupted(tmp_path):
             "--extend", "3", "--closure-states", "20000", "--seed", "4", "--top", "60",
             "--quiet", "--json"]
     full, cut = tmp_path / "full.sqlite", tmp_path / "cut.sqlite"
-    base = [sys.executable, "-m", "beggar_search"]
-    subprocess.run([*base, *args, "--workers", "1", "--db", str(full)], check=True,
+    subprocess.run(command(*args, "--workers", "1", "--db", full), check=True,
                    capture_output=True, timeout=600)
-    process = subprocess.Popen([*base, *args, "--workers", "2", "--db", str(cut)],
+    process = subprocess.Popen(command(*args, "--workers", "2", "--db", cut),
                                start_new_session=True, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
 
@@ -186,7 +179,7 @@ def test_climber_killed_and_resumed_equals_uninterrupted(tmp_path):
     os.killpg(process.pid, signal.SIGKILL)
     process.communicate(timeout=60)
     assert 2 <= len(stored(cut)["chunks"]) < 12
-    subprocess.run([*base, "search", "resume", "--db", str(cut), "--quiet"], check=True,
+    subprocess.run(command("search", "resume", "--db", cut, "--quiet"), check=True,
                    capture_output=True, timeout=600)
     one, two = stored(full), stored(cut)
     one["summary"].pop("version")
