@@ -10,9 +10,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-import pytest
-
-from beggar_search.cli import main
+from cli_harness import run
 
 DATA = Path(__file__).parent / "data"
 
@@ -39,7 +37,7 @@ def old_file(tmp_path, name):
     return path
 
 
-def test_a_climb_run_of_release_c536529_resumes_as_that_release_ran_it(tmp_path, capsys):
+def test_a_climb_run_of_release_c536529_resumes_as_that_release_ran_it(tmp_path):
     """Seen on main: chunk 1 played 10,212 deals, not the release's 10,213 (a parent inside an
     earlier parent's complete search was skipped, and with it the earlier parent's own later
     fair deals that the release, which left those out of a parent's own search, played)."""
@@ -47,9 +45,8 @@ def test_a_climb_run_of_release_c536529_resumes_as_that_release_ran_it(tmp_path,
     with sqlite3.connect(path) as db:
         params = json.loads(db.execute("SELECT params FROM runs").fetchone()[0])
     assert "own_states" not in params and "deepest" not in params  # the release's parameters
-    with pytest.raises(SystemExit) as stop:
-        main(["search", "resume", "--db", str(path), "--workers", "1", "--quiet"])
-    assert stop.value.code == 0, capsys.readouterr().err
+    resumed = run("search", "resume", "--db", path, "--workers", "1", "--quiet")
+    assert resumed.returncode == 0, resumed.stderr
     with sqlite3.connect(path) as db:
         chunks = db.execute("SELECT chunk, deals, loops, cards FROM chunks ORDER BY chunk")
         assert [tuple(row) for row in chunks] == OLD_CHUNKS
