@@ -7,14 +7,13 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from cli_harness import run
 from published import CASELLA, NESSLER
 
 from beggar_search.backward.closure import POW5, POW13, pack_state, unpack_state
 from beggar_search.backward.reach import NoLoop, reach_state
 from beggar_search.backward.reach import reach as reach_of
 from beggar_search.cards.deck import Deal, Deck, format_hands
-from beggar_search.cli import cli
 from beggar_search.engine import play, play_state, rules
 from beggar_search.engine.batch import next_permutation
 from beggar_search.engine.game import cycle_name
@@ -192,27 +191,23 @@ def test_packing_round_trip(powers, base):
 
 
 def test_command():
-    out = CliRunner().invoke(cli, ["reach", "--json", "--", CASELLA])
-    assert out.exit_code == 0, out.output
+    out = run("reach", "--json", "--", CASELLA)
+    assert out.returncode == 0, out.output
     data = json.loads(out.stdout)
     assert data["complete"] and CASELLA in data["fair_deals"] and data["period_tricks"] == 62
-    text = CliRunner().invoke(cli, ["reach", "--max-states", "100", "--", CASELLA])
-    assert text.exit_code == 0 and "stopped by the states budget" in text.stdout
+    text = run("reach", "--max-states", "100", "--", CASELLA)
+    assert text.returncode == 0 and "stopped by the states budget" in text.stdout
     deck = Deck((5, 2, 1, 1, 0))
     cycle, deals = sorted(looping_deals(deck, 2, 0).items())[0]
     deal = format_hands(deals[0])
-    small = CliRunner().invoke(cli, ["reach", "--json", "--deck", deck.spec, "--", deal])
-    assert small.exit_code == 0, small.output
+    small = run("reach", "--json", "--deck", deck.spec, "--", deal)
+    assert small.returncode == 0, small.output
     data = json.loads(small.stdout)
     assert data["cycle"] == cycle and deal in data["fair_deals"]
 
 
 def test_command_rejects_a_game_that_ends():
-    from beggar_search.cli import main
-
-    with pytest.raises(SystemExit) as stop:
-        main(["reach", "--", NESSLER])
-    assert stop.value.code == 2
+    assert run("reach", "--", NESSLER).returncode == 2
 
 
 @pytest.mark.slow
