@@ -6,6 +6,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from cli_harness import run
 
 from beggar_search.backward.reach import NoLoop, reach, reach_state
 from beggar_search.cards.ranked import RankedDeal, RankedDeck
@@ -105,27 +106,18 @@ def test_refusals():
         reach_state([[7, 7], []], 1, None, game=Ratscrew(rules_, 2))
 
 
-def test_command(capsys):
-    import json
-
-    from click.testing import CliRunner
-
-    from beggar_search.cli import cli
-
+def test_command():
     base = ["reach", "--game", "ers", "--deck", README_DECK.spec, "T99JTT/9KTQJ9"]
-    result = CliRunner().invoke(cli, [*base, "--slap-policy", "turn", "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
+    result = run(*base, "--slap-policy", "turn", "--json")
+    assert result.returncode == 0, result.output
+    data = result.json()
     assert data["game"] == "ers" and data["slap_policy"] == "turn" and data["complete"]
     assert "T99JTT/9KTQJ9" in data["fair_deals"]
-    from beggar_search.cli import main
-
     for extra, message in ((["--slap-policy", "odds:0.5,0.5"], "not a function of the deal"),
                            (["--slap-policy", "none"], "does not loop")):
-        with pytest.raises(SystemExit) as stop:
-            main([*base, *extra])
-        assert stop.value.code == 2
-        assert message in capsys.readouterr().err
+        refused = run(*base, *extra)
+        assert refused.returncode == 2
+        assert message in refused.stderr
 
 
 def all_looping_states(deck, players, slap_rules):
