@@ -13,12 +13,11 @@ import urllib.error
 import urllib.request
 
 import pytest
-from click.testing import CliRunner
+from cli_harness import command, run
 from report_helpers import write_report
 
 from beggar_search.cards.ranked import RankedDeal
 from beggar_search.cards.slaps import SlapRules
-from beggar_search.cli import cli, main
 from beggar_search.engine import ers_game, game
 from beggar_search.report import replay
 from beggar_search.report.serve import make_server
@@ -139,8 +138,8 @@ def trace_lines(command):
     """What the page's copied command prints: ``play --trace --json``, one dict a trick."""
     words = shlex.split(command)
     assert words[:2] == ["beggar-search", "play"]
-    done = CliRunner().invoke(cli, [*words[1:], "--json"])
-    assert done.exit_code == 0, done.output
+    done = run(*words[1:], "--json")
+    assert done.returncode == 0, done.output
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     return lines[:-1], lines[-1]
 
@@ -190,8 +189,8 @@ def test_values_from_the_file_never_run_as_script(report_results, tmp_path):
     tamper(crafted, "UPDATE runs SET params = json_set(params, '$.note', ?,"
            " '$.\"<b>key</b>\"', ?) WHERE id = 2", HOSTILE, HOSTILE)
     out = tmp_path / "site"
-    done = CliRunner().invoke(cli, ["report", "--db", str(crafted), "--out", str(out)])
-    assert done.exit_code == 0, done.output
+    done = run("report", "--db", crafted, "--out", out)
+    assert done.returncode == 0, done.output
     everything = "".join(p.read_text() for p in out.rglob("*") if p.is_file() and
                          p.suffix in (".html", ".js", ".json") and "static" not in p.parts)
     assert HOSTILE not in everything
@@ -219,8 +218,7 @@ def test_script_json_closes_no_script():
 
 
 def one_line_failure(args):
-    done = subprocess.run([sys.executable, "-m", "beggar_search", *args], capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(command(*args), capture_output=True, text=True, timeout=300)
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     return done.stderr
@@ -244,8 +242,8 @@ def test_a_value_beggar_search_never_writes_leaves_its_run_out(report_results, t
     bad = tmp_path / "bad.sqlite"
     bad.write_bytes(report_results.read_bytes())
     tamper(bad, statement, value)
-    done = CliRunner().invoke(cli, ["report", "--db", str(bad), "--out", str(tmp_path / "s")])
-    assert done.exit_code == 0, done.output
+    done = run("report", "--db", bad, "--out", tmp_path / "s")
+    assert done.returncode == 0, done.output
     assert "run 1" in done.stderr and "\x1b" not in done.stderr and "\x07" not in done.stderr
     assert 1 not in [r["run"] for r in manifest_of(tmp_path / "s")["runs"]]
     everything = "".join(p.read_text() for p in (tmp_path / "s").rglob("*") if p.is_file())
@@ -256,8 +254,8 @@ def test_an_unreadable_run_is_left_out_and_a_named_one_refused(report_results, t
     bad = tmp_path / "bad.sqlite"
     bad.write_bytes(report_results.read_bytes())
     tamper(bad, "UPDATE games SET deal = ? WHERE run_id = 1", HOSTILE)
-    done = CliRunner().invoke(cli, ["report", "--db", str(bad), "--out", str(tmp_path / "s")])
-    assert done.exit_code == 0, done.output
+    done = run("report", "--db", bad, "--out", tmp_path / "s")
+    assert done.returncode == 0, done.output
     assert "run 1" in done.stderr and "left out" in done.stderr
     assert [r["run"] for r in manifest_of(tmp_path / "s")["runs"]] == [2, 3]
     message = one_line_failure(["report", "--db", str(bad), "--run", "1", "--out",
@@ -276,22 +274,20 @@ def test_the_out_folder_must_be_new_empty_or_an_earlier_report(report_results, r
                                             str(mine / "thesis.tex")])
     again = tmp_path / "again"
     for _ in range(2):  # an earlier report is replaced whole
-        done = CliRunner().invoke(cli, ["report", "--db", str(report_results), "--run", "3",
-                                        "--out", str(again)])
-        assert done.exit_code == 0, done.output
-        assert " for 1 run to " in done.output  # one run, not "1 runs"
+        done = run("report", "--db", report_results, "--run", "3", "--out", again)
+        assert done.returncode == 0, done.output
+        assert " for 1 run to " in done.stdout  # one run, not "1 runs"
     assert [r["run"] for r in manifest_of(again)["runs"]] == [3]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["again", "mine"]  # no leftovers
     assert "no results file" in one_line_failure(["report", "--db", str(tmp_path / "none"),
                                                   "--out", str(tmp_path / "x")])
 
 
-def test_without_jinja2_it_says_how_to_install_it(report_results, tmp_path, monkeypatch, capsys):
+def test_without_jinja2_it_says_how_to_install_it(report_results, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "jinja2", None)
-    with pytest.raises(SystemExit) as stop:
-        main(["report", "--db", str(report_results), "--out", str(tmp_path / "s")])
-    assert stop.value.code == 2
-    err = capsys.readouterr().err
+    done = run("report", "--db", report_results, "--out", tmp_path / "s")
+    assert done.returncode == 2
+    err = done.stderr
     assert "pip install 'beggar-search[report]'" in err and len(err.strip().splitlines()) == 1
 
 
@@ -320,17 +316,17 @@ def test_the_server_binds_127_0_0_1_and_serves_only_the_site(report_site, tmp_pa
 
 
 def test_report_help_names_its_options():
-    done = CliRunner().invoke(cli, ["report", "--help"])
-    assert done.exit_code == 0
+    done = run("report", "--help")
+    assert done.returncode == 0
     for option in ("--db", "--run", "--out", "--serve", "--port", "--replays", "--cycle-pages"):
-        assert option in done.output
+        assert option in done.stdout
 
 
 def test_report_serve_answers_on_127_0_0_1_until_interrupted(report_results, tmp_path):
     out = tmp_path / "site"
-    server = subprocess.Popen([sys.executable, "-m", "beggar_search", "report", "--db",
-                               str(report_results), "--run", "1", "--out", str(out), "--serve",
-                               "--port", "0"], stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(command("report", "--db", report_results, "--run", "1", "--out",
+                                      out, "--serve", "--port", "0"),
+                              stderr=subprocess.PIPE, text=True)
     try:
         line = ""
         while "serving" not in line:
