@@ -18,11 +18,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_harness import run
 
 from beggar_search import games
 from beggar_search.cards.ranked import RANKS
-from beggar_search.cli import cli
 from beggar_search.engine import ers_game, game
 from beggar_search.report.replay import cap_of
 from beggar_search.report.serve import make_server
@@ -261,8 +260,8 @@ def test_a_crafted_file_puts_no_element_into_the_page(report_results, tmp_path):
         db.execute("UPDATE runs SET params = json_set(params, '$.note', ?) WHERE id = 1",
                    (value,))
     out = tmp_path / "site"
-    done = CliRunner().invoke(cli, ["report", "--db", str(crafted), "--out", str(out)])
-    assert done.exit_code == 0, done.output
+    done = run("report", "--db", crafted, "--out", out)
+    assert done.returncode == 0, done.output
     for page in ("index", "leaderboard", "cycles", "family"):
         seen = dom(url(out, page))
         assert "img" not in seen.tags and "pwned" not in seen.attrs_of
