@@ -1,7 +1,6 @@
 """The small results file the report tests show (``test_report``, ``test_report_browser``): a
 short census, a small factory run and an Egyptian ratscrew random run, and the site of it."""
 
-import json
 
 from beggar_search import driver
 from beggar_search.store import Store
@@ -32,11 +31,8 @@ def small_results(path):
 
 def write_report(results, out, *args):
     """``beggar-search report`` of ``results`` into ``out``; returns what it printed (--json)."""
-    from click.testing import CliRunner
+    from cli_harness import run
 
-    from beggar_search.cli import cli
-
-    done = CliRunner().invoke(cli, ["report", "--db", str(results), "--out", str(out),
-                                    "--json", *args])
-    assert done.exit_code == 0, done.output
-    return json.loads(done.stdout)
+    done = run("report", "--db", results, "--out", out, "--json", *args)
+    assert done.returncode == 0, done.output
+    return done.json()
