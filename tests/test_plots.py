@@ -1,15 +1,13 @@
 """Pictures: the numbers behind each figure, and that an image of the asked type is written."""
 
-import json
 import sys
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from cli_harness import run
 from published import CASELLA, NESSLER
 
 from beggar_search import driver, plots
-from beggar_search.cli import cli, main
 from beggar_search.store import Store
 
 SMALL_DECK = "plain=5,J=2,Q=1,K=1"  # 1512 deals, 12 of them loops into 2 cycles
@@ -150,63 +148,53 @@ def test_unknown_image_type(tmp_path):
 # the command ----------------------------------------------------------------
 
 
-def run_main(args, capsys) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(args)
-    captured = capsys.readouterr()
-    return exit_info.value.code, captured.out, captured.err
-
-
 def test_cli_game(tmp_path):
     out = tmp_path / "nessler.svg"
-    result = CliRunner().invoke(cli, ["plot", "game", NESSLER, "--out", str(out),
-                                      "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
+    result = run("plot", "game", NESSLER, "--out", out, "--json")
+    assert result.returncode == 0, result.output
+    data = result.json()
     assert data["out"] == str(out) and data["cards"] == 8344 and data["tricks"] == 1164
     assert is_image(out, "svg")
 
 
 def test_cli_game_default_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(cli, ["plot", "game", CASELLA])
-    assert result.exit_code == 0, result.output
-    assert result.output.strip() == "game.png" and is_image(tmp_path / "game.png", "png")
+    result = run("plot", "game", CASELLA)
+    assert result.returncode == 0, result.output
+    assert result.stdout.strip() == "game.png" and is_image(tmp_path / "game.png", "png")
 
 
 def test_cli_lengths(store_path, tmp_path):
     out = tmp_path / "lengths.pdf"
-    result = CliRunner().invoke(cli, ["plot", "lengths", "--db", str(store_path), "--run", "1",
-                                      "--vs", "2", "--out", str(out), "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
+    result = run("plot", "lengths", "--db", store_path, "--run", "1", "--vs", "2", "--out",
+                 out, "--json")
+    assert result.returncode == 0, result.output
+    data = result.json()
     assert [r["run"] for r in data["runs"]] == [1, 2] and data["runs"][0]["deals"] == 1512
     assert is_image(out, "pdf")
 
 
-def test_cli_cycles(store_path, tmp_path, capsys):
+def test_cli_cycles(store_path, tmp_path):
     out = tmp_path / "cycles.png"
-    code, stdout, _ = run_main(["plot", "cycles", "--db", str(store_path), "--run", "1",
-                                "--out", str(out)], capsys)
-    assert code == 0 and stdout.strip() == str(out) and is_image(out, "png")
-    code, stdout, stderr = run_main(["plot", "cycles", "--db", str(store_path),
-                                     "--out", str(tmp_path / "none.png")], capsys)
-    assert code == 2 and stdout == "" and "run 2 found no cycles" in stderr
-    assert len(stderr.strip().splitlines()) == 1
+    drawn = run("plot", "cycles", "--db", store_path, "--run", "1", "--out", out)
+    assert drawn.returncode == 0 and drawn.stdout.strip() == str(out) and is_image(out, "png")
+    refused = run("plot", "cycles", "--db", store_path, "--out", tmp_path / "none.png")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert "run 2 found no cycles" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
 
 
-def test_cli_bad_extension(store_path, tmp_path, capsys):
-    code, _, stderr = run_main(["plot", "lengths", "--db", str(store_path),
-                                "--out", str(tmp_path / "x.gif")], capsys)
-    assert code == 2 and ".png, .svg or .pdf" in stderr and "Traceback" not in stderr
+def test_cli_bad_extension(store_path, tmp_path):
+    refused = run("plot", "lengths", "--db", store_path, "--out", tmp_path / "x.gif")
+    assert refused.returncode == 2 and ".png, .svg or .pdf" in refused.stderr
+    assert "Traceback" not in refused.stderr
 
 
-def test_cli_without_matplotlib(tmp_path, monkeypatch, capsys):
+def test_cli_without_matplotlib(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    code, stdout, stderr = run_main(["plot", "game", CASELLA, "--out",
-                                     str(tmp_path / "g.png")], capsys)
-    assert code == 2 and stdout == ""
-    assert stderr.strip().splitlines() == [
+    refused = run("plot", "game", CASELLA, "--out", tmp_path / "g.png")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.strip().splitlines() == [
         "beggar-search: error: plotting needs matplotlib: pip install 'beggar-search[plot]'"]
     assert not (tmp_path / "g.png").exists()
 
