@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from cli_harness import run
 
 from beggar_search import odds
 from beggar_search.store import Store
@@ -131,21 +132,21 @@ def test_a_climb_is_fitted_on_its_random_deals_alone(results):
             odds.sample_of(store, [store.run(1), store.run(4)])
 
 
-def test_odds_prints_the_chance_the_budget_and_the_warning(cli, results):
-    done = cli("odds", "--db", results, "--run", "1", "--cards", "900", "--deals", "1e9")
+def test_odds_prints_the_chance_the_budget_and_the_warning(results):
+    done = run("odds", "--db", results, "--run", "1", "--cards", "900", "--deals", "1e9")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("note: long games come in merge families")
     assert any(line.startswith("per game") for line in lines)
     assert any(line.startswith("budget") and "in 1e+09 games" in line for line in lines)
     assert any(line.startswith("caution:") for line in lines)  # past the data, not too far
-    far = cli("odds", "--db", results, "--run", "1", "--cards", "2000")
+    far = run("odds", "--db", results, "--run", "1", "--cards", "2000")
     assert far.returncode == 0
     assert "warning: that is past the 14 e-folds" in far.stdout
 
 
-def test_odds_json_budget_in_hours_at_the_runs_rate(cli, results):
-    done = cli("odds", "--db", results, "--run", "1", "--cards", "900", "--hours", "2",
+def test_odds_json_budget_in_hours_at_the_runs_rate(results):
+    done = run("odds", "--db", results, "--run", "1", "--cards", "900", "--hours", "2",
                "--workers", "16", "--json")
     record = json.loads(done.stdout)
     assert record["games_per_second_per_worker"] == 20_000.0  # 200,000 games in 10 s
@@ -157,7 +158,7 @@ def test_odds_json_budget_in_hours_at_the_runs_rate(cli, results):
     assert record["per_game_low"] < truth(900) < record["per_game_high"]
     assert record["efolds_beyond_data"] == pytest.approx(
         (900 - record["fit_to"]) / record["tau"], abs=1e-2)
-    gpu = json.loads(cli("odds", "--db", results, "--run", "1", "--cards", "900", "--hours",
+    gpu = json.loads(run("odds", "--db", results, "--run", "1", "--cards", "900", "--hours",
                          "1", "--rate", "1e9", "--json").stdout)
     assert gpu["budget_games"] == 3.6e12 and gpu["rate_from"] == "--rate"
 
@@ -173,62 +174,62 @@ def test_odds_json_budget_in_hours_at_the_runs_rate(cli, results):
     (["--run", "9", "--cards", "900"], "no run 9"),
     (["--run", "1", "--cards", "1000000"], "below 1e-300 a game"),  # was a ZeroDivisionError
 ])
-def test_odds_refuses_bad_input_in_one_line(cli, results, args, words):
-    done = cli("odds", "--db", results, *args)
+def test_odds_refuses_bad_input_in_one_line(results, args, words):
+    done = run("odds", "--db", results, *args)
     assert done.returncode == 2
     assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
     assert words in done.stderr
 
 
-def test_odds_refuses_too_few_games_and_no_histogram(cli, tmp_path):
+def test_odds_refuses_too_few_games_and_no_histogram(tmp_path):
     path = tmp_path / "few.sqlite"
     with Store(path) as store:
         stored_run(store, "random", geometric_histogram(150), 150)
         stored_run(store, "random", [], 10)
-    for run, words in (("1", "too few games"), ("2", "no histogram")):
-        done = cli("odds", "--db", path, "--run", run, "--cards", "900")
+    for run_id, words in (("1", "too few games"), ("2", "no histogram")):
+        done = run("odds", "--db", path, "--run", run_id, "--cards", "900")
         assert done.returncode == 2 and words in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
 
 
-def test_show_gives_the_odds_of_beating_the_decks_record(cli, results):
-    shown = cli("show", "--db", results, "--run", "5")
+def test_show_gives_the_odds_of_beating_the_decks_record(results):
+    shown = run("show", "--db", results, "--run", "5")
     line = next(line for line in shown.stdout.splitlines() if line.startswith("odds"))
     assert "at this run's rate, a game >= 8,345 is expected every" in line
-    record = json.loads(cli("show", "--db", results, "--run", "5", "--json").stdout)
+    record = json.loads(run("show", "--db", results, "--run", "5", "--json").stdout)
     found = record["record_odds"]
     assert found["best_known"] == 8344 and found["cards"] == 8345
     assert found["expected_seconds"] == pytest.approx(found["expected_games"] / 500_000)
     assert found["per_game_low"] < math.exp(-(8345 - 500) / 206) < found["per_game_high"]
     # no record known for a small deck: no line, no key
-    small = cli("show", "--db", results, "--run", "1")
+    small = run("show", "--db", results, "--run", "1")
     assert not any(line.startswith("odds") for line in small.stdout.splitlines())
-    assert "record_odds" not in json.loads(cli("show", "--db", results, "--run", "1",
+    assert "record_odds" not in json.loads(run("show", "--db", results, "--run", "1",
                                                "--json").stdout)
 
 
-def test_a_census_of_every_deal_overrules_the_fit(cli, results):
+def test_a_census_of_every_deal_overrules_the_fit(results):
     """Camicia's public census played every deal: none is longer than 4,663 cards, so the
     odds say so beside the fit's figure (which over-predicts the very top)."""
-    done = cli("odds", "--db", results, "--run", "6", "--cards", "4664")
+    done = run("odds", "--db", results, "--run", "6", "--cards", "4664")
     assert "the true chance of 4,664 is 0" in done.stdout
-    assert json.loads(cli("odds", "--db", results, "--run", "6", "--cards", "4664",
+    assert json.loads(run("odds", "--db", results, "--run", "6", "--cards", "4664",
                           "--json").stdout)["census_maximum"] == 4663
-    assert json.loads(cli("odds", "--db", results, "--run", "5", "--cards", "4664",
+    assert json.loads(run("odds", "--db", results, "--run", "5", "--cards", "4664",
                           "--json").stdout)["census_maximum"] is None
-    shown = cli("show", "--db", results, "--run", "6").stdout
+    shown = run("show", "--db", results, "--run", "6").stdout
     assert "a census of every deal of this deck found none" in shown
-    record = json.loads(cli("show", "--db", results, "--run", "6", "--json").stdout)
+    record = json.loads(run("show", "--db", results, "--run", "6", "--json").stdout)
     assert record["record_odds"]["census_maximum"] == 4663
 
 
-def test_plot_tail_writes_a_png(cli, results, tmp_path):
+def test_plot_tail_writes_a_png(results, tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "tail.png"
-    done = cli("plot", "tail", "--db", results, "--run", "5", "--out", out, "--json")
+    done = run("plot", "tail", "--db", results, "--run", "5", "--out", out, "--json")
     assert done.returncode == 0, done.stderr
     assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") and out.stat().st_size > 10_000
     record = json.loads(done.stdout)
     assert record["cards"] == 8345 and record["per_game"] > 0
-    refused = cli("plot", "tail", "--db", results, "--run", "3", "--out", tmp_path / "x.png")
+    refused = run("plot", "tail", "--db", results, "--run", "3", "--out", tmp_path / "x.png")
     assert refused.returncode == 2 and "no uniform random sample" in refused.stderr
