@@ -7,6 +7,7 @@ import sqlite3
 
 import hostile_helpers as hostile
 import pytest
+from cli_harness import run
 from hostile_helpers import fails_in_one_line
 
 from beggar_search.store import readback
@@ -37,14 +38,14 @@ BAD = [("max_tricks", '"abc"'), ("max_tricks", "[1, 2]"), ("max_tricks", INFINIT
 
 
 @pytest.mark.parametrize(("field", "value"), BAD)
-def test_a_bad_setting_names_the_run_in_show_resume_and_report(cli, results, tmp_path, field,
+def test_a_bad_setting_names_the_run_in_show_resume_and_report(results, tmp_path, field,
                                                                value):
     set_parameter(results, field, value)
     for args in (["show", "--run", "1"], ["search", "resume", "--run", "1", "--quiet"]):
-        message = fails_in_one_line(cli(*args, "--db", results))
+        message = fails_in_one_line(run(*args, "--db", results))
         assert "run 1" in message and field in message and "unreadable" in message
     site = tmp_path / "site"
-    done = cli("report", "--db", results, "--out", site)
+    done = run("report", "--db", results, "--out", site)
     assert done.returncode == 0, done.stderr
     assert "run 1" in done.stderr and field in done.stderr and "Traceback" not in done.stderr
     assert (site / "index.html").exists()
