@@ -8,6 +8,7 @@ import subprocess
 
 import hostile_helpers as hostile
 import pytest
+from cli_harness import run
 from hostile_helpers import fails_in_one_line
 
 
@@ -29,11 +30,11 @@ def read_only_copy(tmp_path):
         subprocess.run(["umount", folder], check=True)
 
 
-def test_a_results_file_on_read_only_media_is_read(cli, read_only_copy, tmp_path):
-    done = cli("runs", "--db", read_only_copy)
+def test_a_results_file_on_read_only_media_is_read(read_only_copy, tmp_path):
+    done = run("runs", "--db", read_only_copy)
     assert done.returncode == 0, done.stderr
     assert [line.split()[0] for line in done.stdout.splitlines()[1:]] == ["1", "2"]
-    assert cli("show", "--run", "1", "--db", read_only_copy).returncode == 0
-    assert cli("report", "--db", read_only_copy, "--out", tmp_path / "site").returncode == 0
-    message = fails_in_one_line(cli("search", "resume", "--run", "1", "--db", read_only_copy))
+    assert run("show", "--run", "1", "--db", read_only_copy).returncode == 0
+    assert run("report", "--db", read_only_copy, "--out", tmp_path / "site").returncode == 0
+    message = fails_in_one_line(run("search", "resume", "--run", "1", "--db", read_only_copy))
     assert "read-only" in message
