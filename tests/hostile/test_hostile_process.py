@@ -18,6 +18,7 @@ import threading
 import time
 
 import pytest
+from cli_harness import run
 from hostile_helpers import (
     TINY,
     beyond_compiling,
@@ -200,11 +201,11 @@ def test_a_long_bench_stops_at_ctrl_c(args):
     ["bench", "--general-deals", str(1 << 63)],
     ["show", "--top", str(1 << 63)],
 ])
-def test_numbers_the_code_cannot_take_are_one_line_and_no_run(cli, results, args):
+def test_numbers_the_code_cannot_take_are_one_line_and_no_run(results, args):
     before = stored(results)
     started = time.monotonic()
     db = [] if args[0] == "bench" else ["--db", str(results)]
-    message = fails_in_one_line(cli(*args, *db))
+    message = fails_in_one_line(run(*args, *db))
     assert "Invalid value for" in message  # the bound, not some other complaint
     assert time.monotonic() - started < 30
     assert intact(results) == before
@@ -432,9 +433,9 @@ def test_kill_9_leaves_no_warning_on_the_terminal(tmp_path):
     ["search", "factory", "--blocks", "2-" + "9" * 120_000],
     ["search", "random", "--scheduler", "x" * 60_000 + "\n\x1b[2J" + "x" * 60_000],
 ])
-def test_a_long_value_is_cut_in_the_error_line(cli, results, args):
+def test_a_long_value_is_cut_in_the_error_line(results, args):
     before = stored(results)
-    message = fails_in_one_line(cli(*args, "--db", str(results)))
+    message = fails_in_one_line(run(*args, "--db", str(results)))
     assert len(message) < 1300 and "characters]" in message
     assert "\x1b" not in message
     assert intact(results) == before
