@@ -20,18 +20,12 @@ import time
 
 import hostile_helpers as hostile
 import pytest
+from cli_harness import run
 from hostile_helpers import fails_in_one_line, intact, params, search
 from storeview import stored
 
 from beggar_search import driver
 from beggar_search.store import Store, StoreError
-
-
-@pytest.fixture
-def run_cli(cli):
-    """The command line in this process (``cli`` in conftest.py); one real-process case per
-    error family is in test_hostile_process.py."""
-    return cli
 
 
 @pytest.fixture
@@ -85,7 +79,7 @@ def companion_out(results, tmp_path, suffix, how, what):
     ("-journal", "name", "export"), ("-journal", "symlink", "export"),
     ("-wal", "hard link", "plot"), ("-shm", "symlink", "plot"),  # the same check
 ])
-def test_an_output_never_lands_on_a_companion_of_the_results_file(run_cli, open_results, tmp_path,
+def test_an_output_never_lands_on_a_companion_of_the_results_file(open_results, tmp_path,
                                                                   suffix, how, what):
     results = open_results
     out = companion_out(results, tmp_path, suffix, how, what)
@@ -94,7 +88,7 @@ def test_an_output_never_lands_on_a_companion_of_the_results_file(run_cli, open_
               for s, p in companions.items()}
     db = tmp_path / "alias.sqlite" if how == "results through a symlink" else results
     args = (["plot", "lengths"] if what == "plot" else ["export", "--run", "1"])
-    message = fails_in_one_line(run_cli(*args, "--db", str(db), "--out", str(out)))
+    message = fails_in_one_line(run(*args, "--db", str(db), "--out", str(out)))
     assert "refusing" in message and ("-wal" in message or "-shm" in message
                                       or "-journal" in message)
     after = {s: (p.stat().st_ino, p.read_bytes() if s == "-wal" else None)
@@ -104,7 +98,7 @@ def test_an_output_never_lands_on_a_companion_of_the_results_file(run_cli, open_
 
 
 def test_an_output_never_lands_on_another_databases_log_whatever_its_name(
-        run_cli, results, tmp_path):
+        results, tmp_path):
     """Another database's -wal, reached by a hard link named like a CSV: known by its contents."""
     other = tmp_path / "other.sqlite"
     keep = sqlite3.connect(other, isolation_level=None)
@@ -116,7 +110,7 @@ def test_an_output_never_lands_on_another_databases_log_whatever_its_name(
         out = tmp_path / "report.csv"
         os.link(other.with_name("other.sqlite-wal"), out)
         log = out.read_bytes()
-        message = fails_in_one_line(run_cli("export", "--db", str(results), "--out", str(out)))
+        message = fails_in_one_line(run("export", "--db", str(results), "--out", str(out)))
         assert "refusing" in message
         assert out.read_bytes() == log
         assert keep.execute("SELECT x FROM precious").fetchall() == [(42,)]
@@ -128,7 +122,7 @@ def test_an_output_never_lands_on_another_databases_log_whatever_its_name(
 
 @pytest.mark.slow
 def test_a_file_put_in_place_of_the_results_file_is_left_intact(
-        run_cli, results, tmp_path, whole_sweep):
+        results, tmp_path, whole_sweep):
     """`mv backup.sqlite F.sqlite` under a search: the backup is not touched by the search's
     log, and the advice names the copy the search's run was rescued to."""
     backup = tmp_path / "backup.sqlite"
@@ -143,10 +137,10 @@ def test_a_file_put_in_place_of_the_results_file_is_left_intact(
     message = fails_in_one_line(subprocess.CompletedProcess([], process.returncode, out, err))
     rescued = re.search(r"written to (\S+\.sqlite)", message).group(1)
     assert "rescued" in rescued and f"--db {rescued} --run 1" in message
-    listed = run_cli("runs", "--db", str(db))  # once, this applied the old log to the file
+    listed = run("runs", "--db", str(db))  # once, this applied the old log to the file
     assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 3, listed.stderr
     assert intact(db) == kept
-    resumed = run_cli("search", "resume", "--db", rescued, "--run", "1", "--quiet")
+    resumed = run("search", "resume", "--db", rescued, "--run", "1", "--quiet")
     assert resumed.returncode == 0, resumed.stderr
     assert stored(rescued) == whole_sweep
     assert intact(db) == kept
@@ -154,24 +148,24 @@ def test_a_file_put_in_place_of_the_results_file_is_left_intact(
 
 # --- 3. two names of one file --------------------------------------------------------------
 
-def test_a_second_name_of_an_open_results_file_is_refused(run_cli, results, tmp_path):
+def test_a_second_name_of_an_open_results_file_is_refused(results, tmp_path):
     """A hard link opened while the file is open under its own name: one line, nothing run."""
     link = tmp_path / "link.sqlite"
     os.link(results, link)
     before = stored(results)
     with Store(results):
         for args in (["search", "random", "--deals", "10"], ["runs"]):
-            message = fails_in_one_line(run_cli(*args, "--db", str(link)))
+            message = fails_in_one_line(run(*args, "--db", str(link)))
             assert "another name" in message and "hard link" in message
         with pytest.raises(StoreError, match="another name"):
             Store(link, create=False)
     assert intact(results) == before
-    done = run_cli("runs", "--db", str(link))  # alone, the other name is fine
+    done = run("runs", "--db", str(link))  # alone, the other name is fine
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 3, done.stderr
 
 
 @pytest.mark.slow
-def test_two_searches_on_two_names_of_one_file_lose_nothing(run_cli, tmp_path):
+def test_two_searches_on_two_names_of_one_file_lose_nothing(tmp_path):
     """Once, both exited 0, one run was lost and the other's histogram was wrong."""
     db = tmp_path / "one.sqlite"
     # some 15 s: the second comes meanwhile
@@ -181,8 +175,8 @@ def test_two_searches_on_two_names_of_one_file_lose_nothing(run_cli, tmp_path):
     hostile.wait_for(lambda: db.exists() and hostile.chunks_stored(db) >= 1, what="a chunk")
     link = tmp_path / "two.sqlite"
     os.link(db, link)
-    second = run_cli("search", "random", "--deals", "20000", "--workers", "1", "--quiet",
-                     "--db", str(link))
+    second = run("search", "random", "--deals", "20000", "--workers", "1", "--quiet",
+                 "--db", str(link))
     overlapped = process.poll() is None
     out, err = process.communicate(timeout=600)
     if second.returncode == 0 and not overlapped:
@@ -226,11 +220,11 @@ def tamper(path, statement, *values):
      ["export", "--run", "1", "--what", "histogram"]),
 ])
 def test_what_a_results_file_carries_is_checked_before_it_goes_out(
-        run_cli, results, tmp_path, statement, values, args):
+        results, tmp_path, statement, values, args):
     tamper(results, statement, *values)
     out = tmp_path / "out.csv"
     extra = ["--out", str(out)] if args[0] == "export" else []
-    done = run_cli(*args, "--db", str(results), *extra)
+    done = run(*args, "--db", str(results), *extra)
     message = fails_in_one_line(done)
     assert "run 1" in message and "unreadable" in message and "never writes" in message
     assert "\x1b" not in done.stdout + done.stderr and "\x07" not in done.stdout + done.stderr
@@ -239,10 +233,10 @@ def test_what_a_results_file_carries_is_checked_before_it_goes_out(
     assert not out.exists()
 
 
-def test_a_run_that_cannot_be_read_is_named_and_the_others_are_listed(run_cli, results):
+def test_a_run_that_cannot_be_read_is_named_and_the_others_are_listed(results):
     tamper(results, "UPDATE runs SET params = json_set(params, '$.deck', ?) WHERE id = 1",
            ESCAPES)
-    done = run_cli("runs", "--db", str(results))
+    done = run("runs", "--db", str(results))
     assert done.returncode == 0, done.stderr
     assert [line.split()[0] for line in done.stdout.splitlines()[1:]] == ["2"]
     assert "run 1" in done.stderr and "skipped" in done.stderr
@@ -257,13 +251,13 @@ def test_control_characters_are_escaped_on_the_terminal():
 
 
 def test_an_export_for_spreadsheets_keeps_every_cell_as_text_and_plain_csv_stays_plain(
-        run_cli, tmp_path):
+        tmp_path):
     db = tmp_path / "big.sqlite"
-    done = run_cli("search", "enumerate", "--db", str(db), "--start", str(10**20), "--count",
-                   "200", "--chunk-size", "200", "--workers", "1", "--quiet")
+    done = run("search", "enumerate", "--db", str(db), "--start", str(10**20), "--count",
+               "200", "--chunk-size", "200", "--workers", "1", "--quiet")
     assert done.returncode == 0, done.stderr
-    plain = run_cli("export", "--db", str(db))
-    sheet = run_cli("export", "--db", str(db), "--for-spreadsheet")
+    plain = run("export", "--db", str(db))
+    sheet = run("export", "--db", str(db), "--for-spreadsheet")
     assert plain.returncode == 0 and sheet.returncode == 0, plain.stderr + sheet.stderr
     plain_rows = list(csv.DictReader(io.StringIO(plain.stdout)))
     sheet_rows = list(csv.DictReader(io.StringIO(sheet.stdout)))
@@ -277,8 +271,8 @@ def test_an_export_for_spreadsheets_keeps_every_cell_as_text_and_plain_csv_stays
                 assert value == plain_row[key] and not value.startswith(("=", "+", "-", "@"))
                 assert not (value.isdigit() and len(value) > 15)
         assert sheet_row["number"] == f'="{plain_row["number"]}"'  # 21 digits: text
-    message = fails_in_one_line(run_cli("export", "--db", str(db), "--for-spreadsheet",
-                                        "--json"))
+    message = fails_in_one_line(run("export", "--db", str(db), "--for-spreadsheet",
+                                    "--json"))
     assert "--for-spreadsheet" in message
 
 
@@ -379,18 +373,18 @@ def test_exports_and_show_stream_their_rows(many_rows, tmp_path, args):
 
 # --- 13. a run whose stored parameters are not readable -------------------------------------
 
-def test_one_changed_byte_in_a_runs_parameters_names_the_run_and_the_others_go_on(run_cli, results):
+def test_one_changed_byte_in_a_runs_parameters_names_the_run_and_the_others_go_on(results):
     with sqlite3.connect(results) as db:
         text = db.execute("SELECT params FROM runs WHERE id = 1").fetchone()[0]
         db.execute("UPDATE runs SET params = ? WHERE id = 1", (text[:5] + "\x00" + text[6:],))
-    done = run_cli("runs", "--db", str(results))
+    done = run("runs", "--db", str(results))
     assert done.returncode == 0, done.stderr
     assert [line.split()[0] for line in done.stdout.splitlines()[1:]] == ["2"]
     assert "run 1" in done.stderr and "parameters" in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
-    message = fails_in_one_line(run_cli("show", "--run", "1", "--db", str(results)))
+    message = fails_in_one_line(run("show", "--run", "1", "--db", str(results)))
     assert "run 1" in message and "unreadable" in message
-    assert run_cli("show", "--run", "2", "--db", str(results)).returncode == 0
+    assert run("show", "--run", "2", "--db", str(results)).returncode == 0
     warned = []
     with Store(results, create=False, on_warning=warned.append) as store:
         assert store.known_cycles(store.run(2).deck, 2)  # what search factory and hunt read
@@ -398,17 +392,17 @@ def test_one_changed_byte_in_a_runs_parameters_names_the_run_and_the_others_go_o
 
 
 @pytest.mark.slow
-def test_search_factory_goes_on_past_an_unreadable_run(run_cli, results):
+def test_search_factory_goes_on_past_an_unreadable_run(results):
     tamper(results, "UPDATE runs SET params = '{\"deck\": ' WHERE id = 1")
-    done = run_cli("search", "factory", "--db", str(results), "--deck", hostile.TINY,
-                   "--workers", "1", "--quiet", "--blocks", "2-2", "--hours", "0.003")
+    done = run("search", "factory", "--db", str(results), "--deck", hostile.TINY,
+               "--workers", "1", "--quiet", "--blocks", "2-2", "--hours", "0.003")
     assert done.returncode == 0, done.stderr
     assert "run 1" in done.stderr and "Traceback" not in done.stderr
 
 
 # --- 19. the damaged-file advice works ------------------------------------------------------
 
-def test_the_damaged_file_advice_is_quoted_and_recovers_what_is_readable(run_cli, tmp_path):
+def test_the_damaged_file_advice_is_quoted_and_recovers_what_is_readable(tmp_path):
     folder = tmp_path / "my results"
     folder.mkdir()
     db = folder / "my results.sqlite"
@@ -419,48 +413,48 @@ def test_the_damaged_file_advice_is_quoted_and_recovers_what_is_readable(run_cli
     first = stored(db, 1)
     hostile.damage(db, 0.5, os.urandom(4096))
     before = db.read_bytes()
-    message = fails_in_one_line(run_cli("runs", "--db", str(db)))
+    message = fails_in_one_line(run("runs", "--db", str(db)))
     advice = message.split("with: ", 1)[1]
     assert advice.startswith("beggar-search recover --db") and shlex.quote(str(db)) in advice
     words = shlex.split(advice)
-    done = run_cli(*words[1:], cwd=tmp_path)
+    done = run(*words[1:], cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert db.read_bytes() == before  # the damaged file is only read
     recovered = tmp_path / "recovered.sqlite"
-    listed = run_cli("runs", "--db", str(recovered))
+    listed = run("runs", "--db", str(recovered))
     assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 3, listed.stderr
     assert intact(recovered)
     assert stored(recovered, 1)["summary"] == {**first["summary"], "status": "done"}
 
 
-def test_recover_copies_a_healthy_file_whole_and_never_overwrites(run_cli, results, tmp_path):
+def test_recover_copies_a_healthy_file_whole_and_never_overwrites(results, tmp_path):
     out = tmp_path / "copy.sqlite"
-    done = run_cli("recover", "--db", str(results), "--out", str(out), "--json")
+    done = run("recover", "--db", str(results), "--out", str(out), "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["damaged_runs"] == [] and report["integrity"] == "ok"
     assert all(stored(out, n) == stored(results, n) for n in (1, 2))
-    again = fails_in_one_line(run_cli("recover", "--db", str(results), "--out", str(out)))
+    again = fails_in_one_line(run("recover", "--db", str(results), "--out", str(out)))
     assert "choose another --out" in again
 
 
-def test_a_recovered_run_that_lost_chunks_is_not_resumed(run_cli, results, tmp_path):
+def test_a_recovered_run_that_lost_chunks_is_not_resumed(results, tmp_path):
     with sqlite3.connect(results) as db:
         db.execute("DELETE FROM chunks WHERE run_id = 2 AND chunk = 1")  # as if unreadable
     out = tmp_path / "copy.sqlite"
-    done = run_cli("recover", "--db", str(results), "--out", str(out), "--json")
+    done = run("recover", "--db", str(results), "--out", str(out), "--json")
     assert json.loads(done.stdout)["damaged_runs"] == [2]
-    message = fails_in_one_line(run_cli("search", "resume", "--run", "2", "--db", str(out)))
+    message = fails_in_one_line(run("search", "resume", "--run", "2", "--db", str(out)))
     assert "lost chunks" in message
 
 
 # --- 20. BEGGAR_SEARCH_LOCK_WAIT ------------------------------------------------------------
 
-def test_a_lock_wait_of_zero_says_it_did_not_wait(run_cli, results):
+def test_a_lock_wait_of_zero_says_it_did_not_wait(results):
     locker = hostile.lock(results, 30)
     try:
-        done = run_cli("runs", "--db", str(results),
-                       env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "0"})
+        done = run("runs", "--db", str(results),
+                   env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "0"})
     finally:
         locker.kill()
         locker.communicate()
@@ -469,9 +463,9 @@ def test_a_lock_wait_of_zero_says_it_did_not_wait(run_cli, results):
 
 
 @pytest.mark.parametrize("value", ["-1", "nan", "abc"])
-def test_a_lock_wait_that_is_not_a_number_of_seconds_is_said_to_be_ignored(run_cli, results, value):
-    done = run_cli("runs", "--db", str(results),
-                   env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": value})
+def test_a_lock_wait_that_is_not_a_number_of_seconds_is_said_to_be_ignored(results, value):
+    done = run("runs", "--db", str(results),
+               env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": value})
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 3, done.stderr
     assert f"ignored BEGGAR_SEARCH_LOCK_WAIT={value!r}" in done.stderr
     assert "600 s" in done.stderr and len(done.stderr.splitlines()) == 1
@@ -479,17 +473,17 @@ def test_a_lock_wait_that_is_not_a_number_of_seconds_is_said_to_be_ignored(run_c
 
 # --- 22. plot family on a run that has no family --------------------------------------------
 
-def test_plot_family_says_what_is_true_of_the_run(run_cli, results, tmp_path):
+def test_plot_family_says_what_is_true_of_the_run(results, tmp_path):
     pytest.importorskip("matplotlib")
     with Store(results) as store:
-        run = store.create_run("factory", params(seed=1), "0.2.0")
-        store.set_status(run.id, "stopped")  # failed on its first chunk: no cycles
+        made = store.create_run("factory", params(seed=1), "0.2.0")
+        store.set_status(made.id, "stopped")  # failed on its first chunk: no cycles
     out = str(tmp_path / "family.png")
-    message = fails_in_one_line(run_cli("plot", "family", "--db", str(results), "--out", out))
+    message = fails_in_one_line(run("plot", "family", "--db", str(results), "--out", out))
     assert "factory run that catalogued no cycles" in message and "stopped" in message
     assert "first" not in message
-    message = fails_in_one_line(run_cli("plot", "family", "--db", str(results), "--run", "1",
-                                        "--out", out))
+    message = fails_in_one_line(run("plot", "family", "--db", str(results), "--run", "1",
+                                    "--out", out))
     assert "not a factory run" in message
     assert not os.path.exists(out)  # no picture either way
 
