@@ -2,7 +2,7 @@
 cluster starts, closed standard streams, hostile limits and environments, and the cosmetic
 findings of the probe (``shared/notes/reliability-probe-4.md``).
 
-One-line errors are checked in-process (``cli.main`` with capsys); real processes only where a
+One-line errors are checked in-process (``cli_harness.run``); real processes only where a
 process is what is tested (kill -9, signals, closed file descriptors, limits).
 """
 
@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_harness import run
 from hostile_helpers import (
     chunks_stored,
     command,
@@ -26,23 +27,15 @@ from hostile_helpers import (
 from storeview import stored
 
 from beggar_search import driver
-from beggar_search.cli import main
 from beggar_search.pools.local import InlinePool
 from beggar_search.store import Store
 
 
-def cli(capsys, *args):
-    """``beggar-search args`` in this process: (exit status, stdout, stderr)."""
-    with pytest.raises(SystemExit) as stop:
-        main([str(arg) for arg in args])
-    out = capsys.readouterr()
-    return stop.value.code, out.out, out.err
-
-
-def one_line_error(capsys, *args):
+def one_line_error(*args):
     """The one stderr line of a command that must fail with exit status 2."""
-    status, out, err = cli(capsys, *args)
-    assert status == 2, (status, out, err)
+    result = run(*args)
+    err = result.stderr
+    assert result.returncode == 2, (result.returncode, result.stdout, err)
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     return err.strip()
 
@@ -93,7 +86,7 @@ def test_a_file_killed_and_copied_alone_holds_its_run(tmp_path):
 
 
 @pytest.mark.parametrize("how", ["moved", "deleted", "emptied"])
-def test_a_new_file_beside_an_orphaned_log_is_refused_and_the_log_kept(tmp_path, capsys, how):
+def test_a_new_file_beside_an_orphaned_log_is_refused_and_the_log_kept(tmp_path, how):
     """D1: a search at the old name of a file moved (or deleted) without its -wal made SQLite
     delete that -wal, and with it the killed run."""
     path = killed_store(tmp_path)
@@ -106,11 +99,11 @@ def test_a_new_file_beside_an_orphaned_log_is_refused_and_the_log_kept(tmp_path,
         path.unlink()
     else:
         path.write_bytes(b"")
-    message = one_line_error(capsys, "search", "random", "--deals", "100", "--db", path)
+    message = one_line_error("search", "random", "--deals", "100", "--db", path)
     assert "F.sqlite-wal" in message and "beside" in message, message
     assert wal.read_bytes() == log
     for command_line in (["runs", "--db", path], ["show", "--db", path]):
-        assert "F.sqlite-wal" in one_line_error(capsys, *command_line)
+        assert "F.sqlite-wal" in one_line_error(*command_line)
     assert wal.read_bytes() == log
 
 
@@ -421,55 +414,56 @@ def test_a_run_out_of_time_before_any_chunk_is_stopped_not_done(tmp_path, monkey
     assert f"search resume --db {db} --run 1" in capsys.readouterr().err
 
 
-def test_max_tricks_is_refused_where_it_has_no_effect(tmp_path, capsys):
+def test_max_tricks_is_refused_where_it_has_no_effect(tmp_path):
     """C2: search factory --max-tricks 1 was accepted, stored, and changed nothing."""
-    message = one_line_error(capsys, "search", "factory", "--deck", "plain=5,J=2,Q=1,K=1",
+    message = one_line_error("search", "factory", "--deck", "plain=5,J=2,Q=1,K=1",
                              "--max-tricks", "1", "--db", tmp_path / "f.sqlite")
     assert "--max-tricks" in message and "factory" in message
     assert not (tmp_path / "f.sqlite").exists()
 
 
-def test_a_plot_of_the_wrong_kind_of_run_reads_well(small_file, tmp_path, capsys):
+def test_a_plot_of_the_wrong_kind_of_run_reads_well(small_file, tmp_path):
     """C6: 'run 1 is a enumerate run, not a factory run'."""
-    message = one_line_error(capsys, "plot", "family", "--db", small_file, "--out",
+    message = one_line_error("plot", "family", "--db", small_file, "--out",
                              tmp_path / "f.png")
     assert "run 1 is an enumerate run, not a factory run" in message, message
 
 
-def test_a_db_path_with_a_trailing_slash_is_refused(tmp_path, capsys):
+def test_a_db_path_with_a_trailing_slash_is_refused(tmp_path):
     """C8: --db x.sqlite/ created x.sqlite."""
-    message = one_line_error(capsys, "search", "random", "--deals", "100",
+    message = one_line_error("search", "random", "--deals", "100",
                              "--db", f"{tmp_path}/x.sqlite/")
     assert "x.sqlite/" in message and "folder" in message
     assert not (tmp_path / "x.sqlite").exists()
 
 
-def test_an_output_name_that_is_not_utf8_is_shown_escaped(small_file, tmp_path, capsys):
+def test_an_output_name_that_is_not_utf8_is_shown_escaped(small_file, tmp_path):
     """C8: an invalid-UTF-8 output name was echoed as 'wrote 100 rows to \\udcff.csv'."""
     out = os.path.join(os.fsencode(tmp_path), b"\xff.csv").decode("utf-8", "surrogateescape")
-    status, _, err = cli(capsys, "export", "--db", small_file, "--what", "loops", "--out", out)
-    assert status == 0 and "\\xff.csv" in err and "\\udcff" not in err, err
+    result = run("export", "--db", small_file, "--what", "loops", "--out", out)
+    err = result.stderr
+    assert result.returncode == 0 and "\\xff.csv" in err and "\\udcff" not in err, err
 
 
-def test_lowercase_deals_are_read_in_both_games(tmp_path, capsys):
+def test_lowercase_deals_are_read_in_both_games(tmp_path):
     """C7: ratscrew deals and decks accepted lowercase ranks; Beggar-my-neighbour deals
     refused them: one rule for both now (letter case does not matter)."""
-    upper = cli(capsys, "play", "--deck", "plain=5,J=2,Q=1,K=1", "--json", "--", "-K-J-/-JQ-")
-    lower = cli(capsys, "play", "--deck", "plain=5,J=2,Q=1,K=1", "--json", "--", "-k-j-/-jq-")
+    upper = run("play", "--deck", "plain=5,J=2,Q=1,K=1", "--json", "--", "-K-J-/-JQ-")
+    lower = run("play", "--deck", "plain=5,J=2,Q=1,K=1", "--json", "--", "-k-j-/-jq-")
     # the same status and result (stderr may hold the compile notice of a first run)
-    assert upper[0] == 0 and lower[:2] == upper[:2]
+    assert upper.returncode == 0
+    assert (lower.returncode, lower.stdout) == (upper.returncode, upper.stdout)
 
 
-def test_a_ratscrew_cycle_id_in_reach_says_what_works(tmp_path, capsys):
+def test_a_ratscrew_cycle_id_in_reach_says_what_works(tmp_path):
     """C6: reach of a ratscrew cycle id said 'only Beggar-my-neighbour cycles can be searched
     backwards', though reach --game ers DEAL works."""
     from beggar_search.store import StoreError
 
     db = tmp_path / "e.sqlite"
-    status, _, err = cli(capsys, "search", "enumerate", "--game", "ers", "--slap-policy",
-                         "turn", "--deck", "8=2,9=2,T=2,J=2,Q=1,K=1", "--workers", "1",
-                         "--quiet", "--json", "--db", db)
-    assert status == 0, err
+    result = run("search", "enumerate", "--game", "ers", "--slap-policy", "turn", "--deck",
+                 "8=2,9=2,T=2,J=2,Q=1,K=1", "--workers", "1", "--quiet", "--json", "--db", db)
+    assert result.returncode == 0, result.stderr
     with Store(db, create=False) as store:
         cycle = store.cycles(1)[0]["cycle"]
         with pytest.raises(StoreError) as refusal:
@@ -478,22 +472,21 @@ def test_a_ratscrew_cycle_id_in_reach_says_what_works(tmp_path, capsys):
     assert "only Beggar-my-neighbour cycles can be searched backwards" not in str(refusal.value)
 
 
-def test_a_ratscrew_enumeration_under_odds_records_the_seed_its_slaps_use(tmp_path, capsys):
+def test_a_ratscrew_enumeration_under_odds_records_the_seed_its_slaps_use(tmp_path):
     """C10: a ratscrew enumeration under odds had seed null (its slaps are drawn from 0)."""
-    status, out, err = cli(capsys, "search", "enumerate", "--game", "ers", "--slap-policy",
-                           "odds:0.3,0.7", "--deck", "8=2,9=2,T=2,J=2,Q=1,K=1", "--count",
-                           "200", "--workers", "1", "--quiet", "--json", "--db",
-                           tmp_path / "e.sqlite")
-    assert status == 0, err
-    assert json.loads(out)["seed"] == 0
+    result = run("search", "enumerate", "--game", "ers", "--slap-policy", "odds:0.3,0.7",
+                 "--deck", "8=2,9=2,T=2,J=2,Q=1,K=1", "--count", "200", "--workers", "1",
+                 "--quiet", "--json", "--db", tmp_path / "e.sqlite")
+    assert result.returncode == 0, result.stderr
+    assert result.json()["seed"] == 0
 
 
-def test_runs_of_a_file_with_no_runs_says_so(tmp_path, capsys):
+def test_runs_of_a_file_with_no_runs_says_so(tmp_path):
     """D1's probe: `runs` of the file copied without its -wal exited 0 and printed nothing."""
     Store(tmp_path / "empty.sqlite").close()
-    status, out, err = cli(capsys, "runs", "--db", tmp_path / "empty.sqlite")
-    assert status == 0 and out == ""
-    assert err.strip() == f"beggar-search: {tmp_path / 'empty.sqlite'} holds no runs yet"
+    result = run("runs", "--db", tmp_path / "empty.sqlite")
+    assert result.returncode == 0 and result.stdout == ""
+    assert result.stderr.strip() == f"beggar-search: {tmp_path / 'empty.sqlite'} holds no runs yet"
 
 
 def test_a_refused_search_keeps_a_results_file_that_existed_before(tmp_path):
