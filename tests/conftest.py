@@ -1,6 +1,8 @@
 """The one conftest of the suite. Tests mirror the package (engine/, backward/, cycles/,
 store/, strategies/, cli/, cards/), the oracles and the helpers every folder imports live in
-oracles/ (on pytest's path, see pyproject.toml), the hostile tests in hostile/.
+oracles/ (on pytest's path, see pyproject.toml), the hostile tests in hostile/.  A test runs
+the command line through ``cli_harness`` (``run`` in this process, ``command`` for a real
+one), not through a fixture.
 
 Markers (pyproject.toml): the default run leaves out ``slow`` (today's big sizes; a small
 twin runs by default), ``process`` (needs a real process: signals, kills, locks from another
@@ -12,7 +14,6 @@ import re
 import resource
 
 import pytest
-from cli_harness import run
 
 
 @pytest.fixture(scope="session")
@@ -32,12 +33,6 @@ def report_site(report_results, tmp_path_factory):
 
     out = tmp_path_factory.mktemp("site") / "site"
     return out, write_report(report_results, out)
-
-
-@pytest.fixture
-def cli():
-    """The command line run in this process: ``cli_harness.run``."""
-    return run
 
 
 def _cpu_seconds():

@@ -493,7 +493,7 @@ def test_ctrl_c_while_the_kernels_compile_stops_the_command_and_creates_no_run(t
 
 
 # --- the one-line errors from a real interpreter: one case per family ----------------------
-# (the families run in the test process through cli.main, the `cli` fixture of conftest.py;
+# (the families run in the test process through cli.main, tests/cli_harness.py's `run`;
 # these show the same line, exit status 2 and no traceback from `python -m beggar_search`)
 
 ONE_LINE_FAMILIES = {
