@@ -8,19 +8,16 @@ docs/json.md must be the schema's rendering.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import sqlite3
 import sys
 from pathlib import Path
 
 import pytest
+from cli_harness import Ran, run
 from published import CASELLA
 
 jsonschema = pytest.importorskip("jsonschema")
-
-from beggar_search.cli import main  # noqa: E402
 
 # under pytest-xdist every test of this file runs on one worker: the module's ``printed``
 # (every command run once) is made once, not once per worker
@@ -131,32 +128,18 @@ COMMANDS = [
 ]
 
 
-def run_command(argv: list[str]) -> tuple[int, str, str]:
-    """``beggar-search ARGV`` in this process: its exit status, stdout and stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(argv)
-            code = 0
-        except SystemExit as stop:
-            code = stop.code or 0
-    return code, out.getvalue(), err.getvalue()
-
-
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory) -> dict[str, tuple[int, str, str]]:
+def printed(tmp_path_factory) -> dict[str, Ran]:
     """Every command of ``COMMANDS`` run once, in order, in one folder."""
     pytest.importorskip("matplotlib")
     folder = tmp_path_factory.mktemp("json")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(folder)
-        outputs = {}
-        for name, _, argv in COMMANDS:
-            if name == "search resume":  # a run stopped after its last chunk was stored
-                with sqlite3.connect(folder / "a.sqlite") as db:
-                    db.execute("UPDATE runs SET status = 'stopped' WHERE id = 1")
-                db.close()
-            outputs[name] = run_command(argv)
+    outputs = {}
+    for name, _, argv in COMMANDS:
+        if name == "search resume":  # a run stopped after its last chunk was stored
+            with sqlite3.connect(folder / "a.sqlite") as db:
+                db.execute("UPDATE runs SET status = 'stopped' WHERE id = 1")
+            db.close()
+        outputs[name] = run(*argv, cwd=folder)
     return outputs
 
 
@@ -201,9 +184,9 @@ def test_the_schema_is_a_valid_json_schema():
 
 @pytest.mark.parametrize(("name", "command", "argv"), COMMANDS, ids=[c[0] for c in COMMANDS])
 def test_every_line_of_every_command_is_a_documented_record(printed, name, command, argv):
-    code, out, err = printed[name]
-    assert code == 0, err
-    objects = records_of(out)
+    done = printed[name]
+    assert done.returncode == 0, done.stderr
+    objects = records_of(done.stdout)
     kinds = matches(SCHEMA["x-commands"][command], objects)
     if command == "play --trace":
         assert kinds[-1] == "play" and set(kinds[:-1]) == {"trick"} and len(kinds) > 1
@@ -215,7 +198,7 @@ def test_every_line_of_every_command_is_a_documented_record(printed, name, comma
 
 def test_the_vocabulary_holds_in_the_output(printed):
     """One name, one meaning: booleans are booleans, times are ISO, the unit names its count."""
-    summaries = {name: records_of(printed[name][1])[0] for name in
+    summaries = {name: records_of(printed[name].stdout)[0] for name in
                  ("search random", "search climb", "search factory", "search hunt")}
     assert summaries["search random"]["unit"] == "deals"
     assert "tries" not in summaries["search random"]
@@ -227,8 +210,8 @@ def test_the_vocabulary_holds_in_the_output(printed):
         assert summary["tries_per_second"] == summary["deals_per_second"]
     factory = summaries["search factory"]
     assert factory["fair_deal_count"] == factory["fair_deals"] > 0
-    shown = records_of(printed["show run 4"][1])[0]
-    cycles = records_of(printed["export cycles run 4"][1])
+    shown = records_of(printed["show run 4"].stdout)[0]
+    cycles = records_of(printed["export cycles run 4"].stdout)
     assert len(shown["cycle_list"]) == len(cycles) == factory["cycles"] > 0
     for row in [*shown["cycle_list"], *cycles]:
         assert isinstance(row["reach_complete"], bool) and isinstance(row["own_mirror"], bool)
@@ -236,18 +219,18 @@ def test_the_vocabulary_holds_in_the_output(printed):
         assert row["found"].endswith("+00:00")
     assert sum(row["fair_deal_count"] + row["fair_deal_swapped_count"] for row in cycles) >= (
         factory["fair_deal_count"])
-    for row in records_of(printed["show run 1"][1])[0]["leaderboard"]:
+    for row in records_of(printed["show run 1"].stdout)[0]["leaderboard"]:
         assert row["found"].endswith("+00:00") and isinstance(row["number"], str)
-    reached = records_of(printed["reach"][1])[0]
+    reached = records_of(printed["reach"].stdout)[0]
     assert reached["fair_deal_count"] == len(reached["fair_deals"]) == 18  # Casella's
     assert reached["reach_states"] == reached["states"] == 2670
     assert reached["reach_complete"] is True
-    assert records_of(printed["reach budget"][1])[0]["reach_complete"] is False
-    count = records_of(printed["deal count"][1])[0]
+    assert records_of(printed["reach budget"].stdout)[0]["reach_complete"] is False
+    count = records_of(printed["deal count"].stdout)[0]
     assert count["deal_count"] == count["deals"] == 653_534_134_886_878_245_000
-    assert records_of(printed["deal rank"][1])[0]["deal"] == CASELLA
-    assert records_of(printed["play loop"][1])[0]["game"] == "bmn"
-    bench = records_of(printed["bench"][1])[0]
+    assert records_of(printed["deal rank"].stdout)[0]["deal"] == CASELLA
+    assert records_of(printed["play loop"].stdout)[0]["game"] == "bmn"
+    bench = records_of(printed["bench"].stdout)[0]
     for value in (bench["fast"]["seconds"], bench["deals_ratio"], bench["parallel_speedup"]):
         assert round(value, 3) == value
 
@@ -297,7 +280,7 @@ def keys_seen(printed) -> dict[str, set[str]]:
                     visit(target.rsplit("/", 1)[1], item)
 
     for name, command, _ in COMMANDS:
-        objects = records_of(printed[name][1])
+        objects = records_of(printed[name].stdout)
         for kind, one in zip(matches(SCHEMA["x-commands"][command], objects), objects,
                              strict=True):
             visit(kind, one)
