@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_harness import command, run
 from storeview import stored
 
 from beggar_search import driver
-from beggar_search.cli import main
 from beggar_search.pools.dask import LOST_WORKER
 from beggar_search.pools.local import InlinePool
 from beggar_search.store import Store
@@ -23,14 +23,6 @@ pytestmark = pytest.mark.distributed
 
 TINY = "plain=5,J=2,Q=1,K=1"  # 1512 deals, 12 of them loop into 2 cycles
 DEADLINE = 60.0  # seconds any one cluster run may take before a test gives up
-
-
-def cli(args, capsys):
-    """Run the command line in this process; its exit status."""
-    with pytest.raises(SystemExit) as exit_info:
-        main(args)
-    capsys.readouterr()
-    return exit_info.value.code
 
 
 @pytest.fixture(scope="module")
@@ -61,24 +53,24 @@ def on_time(function, *args, seconds=DEADLINE):
         assert time.monotonic() - started < seconds, "the cluster run hung"
 
 
-def test_random_search_on_a_local_cluster_matches_local(tmp_path, capsys, scheduler):
+def test_random_search_on_a_local_cluster_matches_local(tmp_path, scheduler):
     common = ["search", "random", "--deck", TINY, "--players", "3", "--seed", "5",
               "--deals", "20000", "--chunk-size", "1000", "--top", "20", "--quiet"]
-    assert cli([*common, "--db", str(tmp_path / "local.sqlite"), "--workers", "1"], capsys) == 0
-    assert on_time(cli, [*common, "--db", str(tmp_path / "cluster.sqlite"), "--cluster",
-                         "local:2"], capsys) == 0
+    assert run(*common, "--db", str(tmp_path / "local.sqlite"), "--workers", "1").returncode == 0
+    assert on_time(run, *common, "--db", str(tmp_path / "cluster.sqlite"), "--cluster",
+                         "local:2").returncode == 0
     local, cluster = stored(tmp_path / "local.sqlite"), stored(tmp_path / "cluster.sqlite")
     assert cluster == local
     assert local["summary"]["deals"] == 20000 and local["summary"]["loops"] > 0
     assert len(local["chunks"]) == 20
 
 
-def test_enumeration_on_a_scheduler_matches_local(tmp_path, capsys, scheduler):
+def test_enumeration_on_a_scheduler_matches_local(tmp_path, scheduler):
     common = ["search", "enumerate", "--deck", TINY, "--chunk-size", "100", "--top", "30",
               "--quiet"]
-    assert cli([*common, "--db", str(tmp_path / "local.sqlite"), "--workers", "1"], capsys) == 0
-    assert on_time(cli, [*common, "--db", str(tmp_path / "cluster.sqlite"), "--scheduler",
-                         scheduler, "--workers", "3"], capsys) == 0
+    assert run(*common, "--db", str(tmp_path / "local.sqlite"), "--workers", "1").returncode == 0
+    assert on_time(run, *common, "--db", str(tmp_path / "cluster.sqlite"), "--scheduler",
+                         scheduler, "--workers", "3").returncode == 0
     local, cluster = stored(tmp_path / "local.sqlite"), stored(tmp_path / "cluster.sqlite")
     assert cluster == local
     assert local["summary"]["deals"] == 1512 and local["summary"]["loops"] == 12
@@ -89,22 +81,22 @@ CLIMB = ["search", "climb", "--deck", "plain=12,J=3,Q=3,K=2", "--seed", "4", "--
          "60000", "--top", "30", "--extend", "3", "--closure-states", "4000", "--quiet"]
 
 
-def test_climb_on_a_local_cluster_matches_two_local_workers(tmp_path, capsys, scheduler):
+def test_climb_on_a_local_cluster_matches_two_local_workers(tmp_path, scheduler):
     """The climber's chunks (random deals, then the extension) are the same on a cluster:
     leaderboard, families, histograms (the random sample's too) and counts."""
-    assert cli([*CLIMB, "--db", str(tmp_path / "local.sqlite"), "--workers", "2"], capsys) == 0
-    assert on_time(cli, [*CLIMB, "--db", str(tmp_path / "cluster.sqlite"), "--cluster",
-                         "local:2"], capsys) == 0
+    assert run(*CLIMB, "--db", str(tmp_path / "local.sqlite"), "--workers", "2").returncode == 0
+    assert on_time(run, *CLIMB, "--db", str(tmp_path / "cluster.sqlite"), "--cluster",
+                         "local:2").returncode == 0
     local, cluster = stored(tmp_path / "local.sqlite"), stored(tmp_path / "cluster.sqlite")
     assert cluster == local
     assert local["summary"]["deals"] > 60000 and len(local["chunks"]) == 16  # 3,750 a chunk
     assert 0 < sum(count for _, count in local["sample_histogram"]) <= 60000
 
 
-def test_climb_on_a_scheduler_matches_local(tmp_path, capsys, scheduler):
-    assert cli([*CLIMB, "--db", str(tmp_path / "local.sqlite"), "--workers", "1"], capsys) == 0
-    assert on_time(cli, [*CLIMB, "--db", str(tmp_path / "cluster.sqlite"), "--scheduler",
-                         scheduler, "--workers", "2"], capsys) == 0
+def test_climb_on_a_scheduler_matches_local(tmp_path, scheduler):
+    assert run(*CLIMB, "--db", str(tmp_path / "local.sqlite"), "--workers", "1").returncode == 0
+    assert on_time(run, *CLIMB, "--db", str(tmp_path / "cluster.sqlite"), "--scheduler",
+                         scheduler, "--workers", "2").returncode == 0
     assert stored(tmp_path / "cluster.sqlite") == stored(tmp_path / "local.sqlite")
 
 
@@ -122,7 +114,7 @@ class StopAfter(InlinePool):
         return super().wait(futures, timeout)
 
 
-def test_resume_on_a_cluster_completes_a_local_run(tmp_path, capsys, scheduler):
+def test_resume_on_a_cluster_completes_a_local_run(tmp_path, scheduler):
     params = {"deck": TINY, "players": 2, "seed": None, "top_k": 10, "max_tricks": None,
               "chunk_size": 100, "hours": None, "deals": 1512, "start": 0}
     with Store(tmp_path / "local.sqlite") as store:
@@ -130,8 +122,8 @@ def test_resume_on_a_cluster_completes_a_local_run(tmp_path, capsys, scheduler):
     with Store(tmp_path / "resumed.sqlite") as store:
         summary = driver.start(store, "enumerate", params, 1, quiet=True, pool_factory=StopAfter)
     assert summary["status"] == "stopped" and 0 < summary["deals"] < 1512
-    assert on_time(cli, ["search", "resume", "--db", str(tmp_path / "resumed.sqlite"),
-                         "--scheduler", scheduler, "--quiet"], capsys) == 0
+    assert on_time(run, "search", "resume", "--db", str(tmp_path / "resumed.sqlite"),
+                         "--scheduler", scheduler, "--quiet").returncode == 0
     assert stored(tmp_path / "resumed.sqlite") == stored(tmp_path / "local.sqlite")
 
 
@@ -223,8 +215,7 @@ def test_a_worker_killed_on_a_local_cluster_is_one_line_of_ours(tmp_path):
     args = ["search", "climb", "--deck", "plain=10,J=2,Q=2,K=2", "--deals", "1000000",
             "--chunk-size", "10000", "--seed", "7", "--quiet"]
     path = tmp_path / "cluster.sqlite"
-    process = subprocess.Popen([sys.executable, "-m", "beggar_search", *args, "--cluster",
-                                "local:2", "--db", str(path)],
+    process = subprocess.Popen(command(*args, "--cluster", "local:2", "--db", path),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 300
@@ -244,9 +235,8 @@ def test_a_worker_killed_on_a_local_cluster_is_one_line_of_ours(tmp_path):
     assert process.returncode == 0, err
     assert "distributed." not in err and "WARNING" not in err and "Traceback" not in err, err
     assert err.strip().splitlines() == [LOST_WORKER], err
-    subprocess.run([sys.executable, "-m", "beggar_search", *args, "--workers", "2", "--db",
-                    str(tmp_path / "local.sqlite")], check=True, capture_output=True,
-                   timeout=300)
+    subprocess.run(command(*args, "--workers", "2", "--db", tmp_path / "local.sqlite"),
+                   check=True, capture_output=True, timeout=300)
     cluster = stored(path)
     assert cluster == stored(tmp_path / "local.sqlite") and cluster["chunks"] == list(range(100))
 
@@ -258,9 +248,9 @@ def test_chunks_dropped_on_a_local_cluster_leave_no_dask_lines(tmp_path):
     CancelledError', after the search had said it dropped them."""
     path = tmp_path / "cluster.sqlite"
     process = subprocess.Popen(
-        [sys.executable, "-m", "beggar_search", "search", "climb", "--deck",
-         "plain=12,J=3,Q=3,K=2", "--deals", "1000000000", "--chunk-size", "20000000", "--seed",
-         "7", "--cluster", "local:2", "--quiet", "--db", str(path)],
+        command("search", "climb", "--deck", "plain=12,J=3,Q=3,K=2", "--deals", "1000000000",
+                "--chunk-size", "20000000", "--seed", "7", "--cluster", "local:2", "--quiet",
+                "--db", path),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
@@ -287,20 +277,18 @@ def test_chunks_dropped_on_a_local_cluster_leave_no_dask_lines(tmp_path):
     assert "distributed." not in err and "WARNING" not in err and "Traceback" not in err, err
 
 
-def test_without_dask_the_cluster_options_say_what_to_install(tmp_path, capsys, monkeypatch):
+def test_without_dask_the_cluster_options_say_what_to_install(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)
     for option in (["--scheduler", "tcp://127.0.0.1:8786"], ["--cluster", "local:2"]):
-        with pytest.raises(SystemExit) as exit_info:
-            main(["search", "random", "--deals", "10", "--db", str(tmp_path / "r.sqlite"),
-                  *option])
-        assert exit_info.value.code == 2
-        error = capsys.readouterr().err.strip().splitlines()
+        refused = run("search", "random", "--deals", "10", "--db", tmp_path / "r.sqlite",
+                      *option)
+        assert refused.returncode == 2
+        error = refused.stderr.strip().splitlines()
         assert len(error) == 1 and "pip install 'beggar-search[distributed]'" in error[0]
     assert not (tmp_path / "r.sqlite").exists()
-    with pytest.raises(SystemExit) as exit_info:
-        main(["search", "resume", "--db", str(tmp_path / "r.sqlite"), "--cluster", "local"])
-    assert exit_info.value.code == 2
-    assert "pip install 'beggar-search[distributed]'" in capsys.readouterr().err
+    refused = run("search", "resume", "--db", tmp_path / "r.sqlite", "--cluster", "local")
+    assert refused.returncode == 2
+    assert "pip install 'beggar-search[distributed]'" in refused.stderr
 
 
 def test_importing_the_package_imports_no_dask():
