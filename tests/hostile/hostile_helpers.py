@@ -1,5 +1,6 @@
 """Helpers shared by the hostile tests (``test_hostile_runs_and_outputs``, ``test_hostile_store``,
-``test_hostile_process``): commands, a small results file, waits, locks and damage."""
+``test_hostile_process``): commands (``command`` is ``cli_harness.command``, the one argv of a
+real ``beggar-search`` process), a small results file, waits, locks and damage."""
 
 import os
 import sqlite3
@@ -8,16 +9,13 @@ import sys
 import time
 
 import pytest
+from cli_harness import command
 from storeview import stored
 
 from beggar_search import driver
 from beggar_search.store import Store
 
 TINY = "plain=5,J=2,Q=1,K=1"
-
-
-def command(*args):
-    return [sys.executable, "-m", "beggar_search", *args]
 
 
 def params(**extra):
