@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_harness import command as command_line
 
 from beggar_search.errors import UserError
 from beggar_search.gpu import engine as gpu
@@ -24,18 +25,20 @@ needs_numba_cuda = pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is 
                                       reason="numba-cuda is not installed (the [gpu] extra)")
 
 
-def run(args, simulator: bool, timeout: int = 600, **kwargs):
+def run(argv, simulator: bool, timeout: int = 600, **kwargs):
+    """``argv`` in a real process (``cli_harness.command`` for the command line): Numba reads
+    NUMBA_ENABLE_CUDASIM when it is imported."""
     env = {key: value for key, value in os.environ.items() if key != "NUMBA_ENABLE_CUDASIM"}
     if simulator:
         env["NUMBA_ENABLE_CUDASIM"] = "1"
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
-                          timeout=timeout, cwd=kwargs.pop("cwd", ROOT), **kwargs)
+    return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout,
+                          cwd=kwargs.pop("cwd", ROOT), **kwargs)
 
 
 @functools.cache
 def a_gpu_is_here() -> bool:
-    probe = run(["-c", "from beggar_search.gpu.engine import unavailable_reason as r;"
-                       " print(r() is None)"], simulator=False)
+    probe = run([sys.executable, "-c", "from beggar_search.gpu.engine import"
+                 " unavailable_reason as r; print(r() is None)"], simulator=False)
     return probe.stdout.strip() == "True"
 
 
@@ -65,9 +68,9 @@ def test_no_gpu_is_one_line_and_exit_2(tmp_path, command):
     if a_gpu_is_here():
         pytest.skip("a CUDA GPU is usable here")
     db = tmp_path / "results.sqlite"
-    args = ["-m", "beggar_search", *command, "--device", "gpu"]
+    args = [*command, "--device", "gpu"]
     args += ["--db", str(db)] if command[0] == "search" else []
-    result = run(args, simulator=False, cwd=tmp_path)
+    result = run(command_line(*args), simulator=False, cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1
     assert "no CUDA GPU" in result.stderr and not db.exists()
@@ -80,8 +83,8 @@ def test_simulated_gpu_gives_the_cpu_results_field_for_field(tmp_path):
     in 2 chunks each: the stored records agree whole, and every deal was played on the
     (simulated) device."""
     output = tmp_path / "identity.json"
-    result = run(["benchmarks/gpu_identity.py", "--deals", "200", "--json", str(output)],
-                 simulator=True)
+    result = run([sys.executable, "benchmarks/gpu_identity.py", "--deals", "200", "--json",
+                  str(output)], simulator=True)
     assert result.returncode == 0, result.stdout + result.stderr
     data = json.loads(output.read_text())
     assert data["simulator"] and data["all_identical"]
@@ -112,13 +115,12 @@ def test_simulated_gpu_search_stores_what_the_cpu_search_stores(tmp_path):
     outputs = []
     for device in ("gpu", "cpu"):
         db = tmp_path / f"{device}.sqlite"
-        search = run(["-m", "beggar_search", "search", "random", "--deck", "camicia",
-                      "--deals", "100", "--chunk-size", "60", "--seed", "31", "--top", "5",
-                      "--workers", "1", "--device", device, "--db", str(db), "--json",
-                      "--quiet"], simulator=True, cwd=tmp_path)
+        search = run(command_line("search", "random", "--deck", "camicia", "--deals", "100",
+                                  "--chunk-size", "60", "--seed", "31", "--top", "5",
+                                  "--workers", "1", "--device", device, "--db", db, "--json",
+                                  "--quiet"), simulator=True, cwd=tmp_path)
         assert search.returncode == 0, search.stderr
-        shown = run(["-m", "beggar_search", "show", "--db", str(db), "--json"],
-                    simulator=False, cwd=tmp_path)
+        shown = run(command_line("show", "--db", db, "--json"), simulator=False, cwd=tmp_path)
         assert shown.returncode == 0, shown.stderr
         outputs.append((timeless(json.loads(search.stdout)), timeless(json.loads(shown.stdout))))
     (gpu_summary, gpu_shown), (cpu_summary, cpu_shown) = outputs
@@ -147,7 +149,7 @@ for cc in ((8, 0), (9, 0)):
     target = f".target sm_{cc[0]}{cc[1]}"
     print(target in ptx, ".entry" in ptx, "popc" in ptx, ".local" in ptx, len(ptx))
 """
-    result = run(["-c", code], simulator=False)
+    result = run([sys.executable, "-c", code], simulator=False)
     if result.returncode == 3:
         pytest.skip(f"NVVM is not installed (pip install nvidia-cuda-nvcc-cu12): {result.stdout}")
     assert result.returncode == 0, result.stderr
@@ -161,8 +163,9 @@ for cc in ((8, 0), (9, 0)):
 
 @needs_numba_cuda
 def test_simulated_gpu_bench_times_the_gpu_beside_the_fast_path():
-    result = run(["-m", "beggar_search", "bench", "--deck", "plain=6,J=2,Q=1,K=1", "--deals",
-                  "100", "--general-deals", "20", "--device", "gpu", "--json"], simulator=True)
+    result = run(command_line("bench", "--deck", "plain=6,J=2,Q=1,K=1", "--deals", "100",
+                              "--general-deals", "20", "--device", "gpu", "--json"),
+                 simulator=True)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     # the same deals on both: the same cards laid
@@ -181,7 +184,8 @@ def test_simulated_gpu_bench_times_the_gpu_beside_the_fast_path():
 def test_bench_gpu_runs_under_the_simulator(tmp_path):
     """benchmarks/bench_gpu.py --simulate: every figure it reports, tiny sizes (~1 minute)."""
     output = tmp_path / "bench_gpu.json"
-    result = run(["benchmarks/bench_gpu.py", "--simulate", str(output)], simulator=False)
+    result = run([sys.executable, "benchmarks/bench_gpu.py", "--simulate", str(output)],
+                 simulator=False)
     assert result.returncode == 0, result.stdout + result.stderr
     data = json.loads(output.read_text())
     assert data["simulated"] and [w["source"] for w in data["workloads"]] == ["random",
@@ -210,7 +214,7 @@ except UserError as error:
 Engine.for_run({**params, "device": "cpu"})
 print("cpu fine")
 """
-    result = run(["-c", code], simulator=False)
+    result = run([sys.executable, "-c", code], simulator=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         "refused: --device gpu: no CUDA GPU is usable here (numba.cuda.is_available() is false;"
