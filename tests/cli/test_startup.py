@@ -48,8 +48,8 @@ def test_help_errors_and_reading_results_load_no_numba(tmp_path):
                                           "seed": None, "top_k": 5, "max_tricks": None,
                                           "chunk_size": None, "hours": None, "start": 0,
                                           "deals": 1512}, 1, quiet=True)
-    commands = [["--help"], ["show", "--help"], ["export", "--help"], ["reach", "--help"],
-                ["search", "--help"], ["plot", "--help"], ["report", "--help"],
+    commands = [["--help"], ["--version"], ["show", "--help"], ["export", "--help"],
+                ["reach", "--help"], ["search", "--help"], ["plot", "--help"], ["report", "--help"],
                 ["search", "random", "--deck", "camica"],
                 ["search", "random", "--deals", "many"], ["play", "-/-", "--deck", "X=1"],
                 ["play", "-/-"], ["reach", "xx"], ["deal", "--deck", "camica"],
