@@ -121,6 +121,10 @@ def pytest_terminal_summary(terminalreporter):
             f"{worker['own'] + worker['children']:.1f}" for worker in _cpu["workers"]) + " CPU s")
     for seconds, nodeid in sorted(_cpu["tests"], reverse=True)[:15]:
         terminalreporter.write_line(f"{seconds:8.2f}s cpu {nodeid}")
+    if os.environ.get("BEGGAR_TEST_CPU"):  # every test's CPU seconds, a TSV line each
+        with open(os.environ["BEGGAR_TEST_CPU"], "w", encoding="utf-8") as table:
+            table.writelines(f"{seconds:.3f}\t{nodeid}\n"
+                             for seconds, nodeid in sorted(_cpu["tests"], reverse=True))
 
 
 # A module that shares a costly fixture among its tests says so with one line,
