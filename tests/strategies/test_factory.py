@@ -118,7 +118,7 @@ def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks
     """The same catalogue on 1 and 2 workers, and after a stop and a resume: the walk
     alone, and with kick rounds (each drawing from its chunks' streams, planned once the
     round before is stored)."""
-    tries, rounds = (2_000, 2) if small else (20_000, 3)
+    tries, rounds = (500, 2) if small else (20_000, 3)
     more = (dict(moves=["leader"], kicks=["swaps", "mixed"], kick_tries=tries, kick_rounds=rounds,
                  kick_every=1, chunk=5) if kicks else {"chunk": 20000})  # 5: kicks within
     params = factory_params(EIGHT, starts=[EIGHT_LOOP], **more)
@@ -151,8 +151,9 @@ def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks
 
 
 def test_runs_are_deterministic_resumable_and_worker_independent_small(tmp_path):
-    """The twin of the above at a tenth of the kick tries and two kick rounds, which still
-    reach two generations: 1 and 2 workers and resumed agree (about 20 CPU s, not 190)."""
+    """The twin of the above at 1/40 of the kick tries and two kick rounds, which still
+    reach two generations (184 cycles, 83 kick chunks): 1 and 2 workers and resumed agree
+    (about 9 CPU s, not 190)."""
     test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, True, small=True)
 
 
@@ -162,7 +163,7 @@ def test_grow_seeding_in_pieces_is_resumable_and_worker_independent(tmp_path):
     piece within its size (but piece 0, which also grows the skeleton); the first round
     ends with the stage that met a cycle, and the next goes on with the same lineages."""
     params = factory_params("plain=10,J=3,Q=3,K=3", seed_chunks=1, seeding="grow",
-                            grow_tries=4_000, grow_budget=60_000, grow_small_tries=1 << 17,
+                            grow_tries=4_000, grow_budget=30_000, grow_small_tries=1 << 17,
                             moves=["leader"], seed_rounds=2)
     with Store(tmp_path / "a.sqlite") as store:
         one = driver.start(store, "factory", params, 1, quiet=True)
