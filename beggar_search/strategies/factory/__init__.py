@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ... import games
+from ... import games, tunables
 from ...cards.deck import Deck, DeckError
 from ...cycles import kept as cycles
 from ...cycles import moves, perturb, walk
@@ -62,12 +62,6 @@ from ...store.cycle_families import figures
 from ...store.records import CATALOGUED, MET, CycleRecord, InTree
 from ...text import plural, short
 from ...tunables import (
-    DEFAULT_BLOCKS,
-    DEFAULT_EXCHANGES,
-    DEFAULT_KICK_MOVES,
-    DEFAULT_KICK_SHIFT,
-    DEFAULT_KICKS,
-    DEFAULT_MOVES,
     FACTORY_CHUNK,
     GROW_CHUNK_TRIES,
     GROW_CHUNKS,
@@ -206,18 +200,18 @@ class FactoryStrategy(Strategy):
     def prepare(cls, params: dict) -> dict:
         """The run's parameters with the factory's defaults (also the command line's)."""
         params = super().prepare(params)
-        params.setdefault("moves", list(DEFAULT_MOVES))
-        params.setdefault("blocks", list(DEFAULT_BLOCKS))
-        params.setdefault("exchanges", list(DEFAULT_EXCHANGES))
+        params.setdefault("moves", list(tunables.DEFAULT_MOVES))
+        params.setdefault("blocks", list(tunables.DEFAULT_BLOCKS))
+        params.setdefault("exchanges", list(tunables.DEFAULT_EXCHANGES))
         params.setdefault("seed_chunks", 0)
         params.setdefault("seeding", "random")
         params.setdefault("seed_rounds", 1)
         params.setdefault("seed_fair_deals", SEED_CHUNK_FAIR)
         params.setdefault("grow_tries", GROW_CHUNK_TRIES)  # absent from older runs: whole chunks
         params.setdefault("grow_budget", PAD_BUDGET)
-        params.setdefault("kicks", list(DEFAULT_KICKS))
-        params.setdefault("kick_moves", list(DEFAULT_KICK_MOVES))
-        params.setdefault("kick_shift", DEFAULT_KICK_SHIFT)
+        params.setdefault("kicks", list(tunables.DEFAULT_KICKS))
+        params.setdefault("kick_moves", list(tunables.DEFAULT_KICK_MOVES))
+        params.setdefault("kick_shift", tunables.DEFAULT_KICK_SHIFT)
         params.setdefault("kick_tries", KICK_CHUNK_TRIES)
         params.setdefault("until_idle", None)
         params.setdefault("kick_rounds", None)
@@ -231,9 +225,9 @@ class FactoryStrategy(Strategy):
 
     def __init__(self, params: dict):
         super().__init__(params)
-        self.config = moves.move_config(params.get("moves", DEFAULT_MOVES),
-                                        params.get("blocks", DEFAULT_BLOCKS),
-                                        params.get("exchanges", DEFAULT_EXCHANGES))
+        self.config = moves.move_config(params.get("moves", tunables.DEFAULT_MOVES),
+                                        params.get("blocks", tunables.DEFAULT_BLOCKS),
+                                        params.get("exchanges", tunables.DEFAULT_EXCHANGES))
         self.cycles = self.game.cycle_game()  # how the run's game's states are played, written
         self.fast = self.players == 2 and self.cycles.masks  # tried states on the bitboard kernel
         self.store = None
@@ -413,7 +407,7 @@ class FactoryStrategy(Strategy):
         seeds = cycles.state_arrays([self.cycles.parse_state(item["state"]) for item in items], n,
                                     players)
         kick = work["kick"]
-        low, high = self.params.get("kick_moves", DEFAULT_KICK_MOVES)
+        low, high = self.params.get("kick_moves", tunables.DEFAULT_KICK_MOVES)
         config = perturb.kick_config(kick, int(low), int(high),
                                      int(self.params.get("kick_shift", 0)))
         found = cycles.new_kept(KICK_FOUND, n, players)
