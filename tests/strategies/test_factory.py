@@ -17,13 +17,17 @@ from beggar_search.store.cycle_families import islands
 from beggar_search.store.results import SCHEMA_VERSION
 from beggar_search.strategies import PENDING, FactoryStrategy, execute
 from beggar_search.strategies import factory as factory_module
-from beggar_search.strategies.factory import (
+from beggar_search.strategies.factory import start_node
+from beggar_search.text import plural, short
+from beggar_search.tunables import (
+    GROW_CHUNKS,
+    GROW_STAGE,
+    KICK_CHUNKS,
+    PAD_WANT,
     SEED_CHUNK_FAIR,
     SEED_CHUNK_TRIES,
     SEED_PATIENCE,
-    start_node,
 )
-from beggar_search.text import plural, short
 
 TINY = "plain=5,J=2,Q=1,K=1"
 EIGHT = "plain=8,J=2,Q=2,K=2,A=2"
@@ -131,7 +135,7 @@ def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks
     assert sum(m["tries"] for m in moves) == one["deals"]
     if kicks:
         assert one["status"] == "done" and any(row[4] and "kick" in row[4] for row in whole)
-        assert kick_chunks > 3 * factory_module.KICK_CHUNKS  # some within a generation
+        assert kick_chunks > 3 * KICK_CHUNKS  # some within a generation
     if small or not kicks:
         assert one["cycles"] > 2 and any(row[2] == 2 for row in whole)  # two generations
     with Store(tmp_path / "b.sqlite") as store:
@@ -170,7 +174,7 @@ def test_grow_seeding_in_pieces_is_resumable_and_worker_independent(tmp_path):
         whole = catalogue(store, one["run"])
         chunks = store.chunk_tries(one["run"])
     assert any(row[4] == "grown" for row in whole)
-    stage = 2 * factory_module.GROW_STAGE  # chunks 0 and 1 also grow their skeletons
+    stage = 2 * GROW_STAGE  # chunks 0 and 1 also grow their skeletons
     assert 0 < max(tries for _, tries in chunks[2:stage]) < 4_000 + 1_000
     with Store(tmp_path / "b.sqlite") as store:
         two = driver.start(store, "factory", params, 2, quiet=True)
@@ -183,7 +187,7 @@ def test_grow_seeding_in_pieces_is_resumable_and_worker_independent(tmp_path):
     assert [one[k] for k in in_tries] == [two[k] for k in in_tries] == [
         resumed[k] for k in in_tries]
     assert one["first_cycle_tries"] <= sum(tries for _, tries in
-                                           chunks[:2 * factory_module.GROW_STAGE])
+                                           chunks[:2 * GROW_STAGE])
 
 
 def test_grow_pieces_are_planned_by_stages_and_older_runs_keep_whole_chunks(tmp_path):
@@ -201,12 +205,12 @@ def test_grow_pieces_are_planned_by_stages_and_older_runs_keep_whole_chunks(tmp_
     params = factory_params("plain=10,J=3,Q=3,K=3", seed_chunks=1, seeding="grow")
     jobs = first_stage(params)
     assert [(job.chunk, job.work["lineage"], job.work["piece"]) for job in jobs] == [
-        (k, k % factory_module.GROW_CHUNKS, k // factory_module.GROW_CHUNKS)
-        for k in range(factory_module.GROW_STAGE * factory_module.GROW_CHUNKS)]
+        (k, k % GROW_CHUNKS, k // GROW_CHUNKS)
+        for k in range(GROW_STAGE * GROW_CHUNKS)]
     assert all(job.deals == params["grow_tries"] for job in jobs)
     older = {k: v for k, v in params.items() if k not in ("grow_tries", "grow_budget")}
     jobs = first_stage(older)
-    assert [job.chunk for job in jobs] == list(range(factory_module.GROW_CHUNKS))
+    assert [job.chunk for job in jobs] == list(range(GROW_CHUNKS))
     assert not any("lineage" in job.work for job in jobs)
 
 
@@ -395,7 +399,7 @@ def test_pad_pieces_share_out_a_lineage_whole_states_in_order():
     assert all(p.tries - (skeleton.grown.tries if k == 0 else 0) < size + each.max()
                for k, p in enumerate(pieces))
     met = [state for p in pieces for state in p.states]
-    assert met and len(met) <= len(pieces) * seeding.PAD_WANT
+    assert met and len(met) <= len(pieces) * PAD_WANT
     for hands, leader in met:
         assert sorted(c for hand in hands for c in hand) == deck.sorted_cards().tolist()
         assert play_state(hands, leader).outcome == "loop"
