@@ -162,3 +162,21 @@ def pytest_xdist_make_scheduler(config, log):
             return group_of(nodeid.split("::", 1)[0]) or nodeid
 
     return ModuleGroups(config, log)
+
+
+# the modules whose tests take seconds each (a factory run on 1 and 2 workers and resumed, the
+# simulated GPU, a cold compile, a docs example): collected first, so that pytest-xdist hands
+# them out first (its groups go first anyway, the biggest first) and the two workers end
+# together instead of one finishing a long test alone (BEGGAR_TEST_CPU lists every test's
+# CPU seconds)
+HEAVY_FIRST = ("tests/strategies/test_factory.py", "tests/gpu/test_gpu.py",
+               "tests/test_kernel_cache.py", "tests/test_docs.py",
+               "tests/strategies/test_ers_factory.py", "tests/strategies/test_climb.py",
+               "tests/benchmarks/test_bench_loops_and_gpu_host.py",
+               "tests/strategies/test_hunt.py", "tests/hostile/test_hostile_limits_and_streams.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Collect the ``HEAVY_FIRST`` modules' tests first (a stable sort: else as collected)."""
+    rank = {path: number for number, path in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
