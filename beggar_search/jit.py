@@ -73,13 +73,17 @@ def say_once(what: str, text: str) -> None:
 # the folders whose modules hold kernels or the constants kernels take (Numba freezes a
 # global into the kernels using it): a kernel folder added to the package is named here
 KERNEL_FOLDERS = ("cards", "engine", "backward", "cycles", "games")
+# the modules outside them digested too: this one, and tunables.py, whose constants the
+# kernel folders import and some kernels freeze (``MOVE_NAMES`` sizes the move kernels'
+# tables, ``KICK_BLOCKS`` the kicks' moves): an edit of a tunable compiles the kernels again
+DIGESTED_MODULES = ("jit.py", "tunables.py")
 PACKAGE = Path(__file__).resolve().parent
 
 
 def _sources_digest() -> str:
     """A digest of every source a kernel may be compiled from: the modules of the kernel
-    folders and jit.py, each by its path in the package and its bytes."""
-    files = [PACKAGE / "jit.py"] + [
+    folders and ``DIGESTED_MODULES``, each by its path in the package and its bytes."""
+    files = [PACKAGE / name for name in DIGESTED_MODULES] + [
         path for folder in KERNEL_FOLDERS for path in sorted((PACKAGE / folder).glob("*.py"))]
     digest = hashlib.sha256()
     for path in files:

@@ -55,14 +55,19 @@ def commit() -> str:
 
 def versions() -> dict:
     """The versions ``--version`` prints: beggar-search, its commit, numba, llvmlite, numpy
-    and Python."""
-    import llvmlite
-    import numba
-    import numpy
-
+    and Python, read from the installed packages' metadata: importing Numba would take
+    longer than the rest of ``--version``."""
     return {"beggar_search": package_version(), "commit": commit(),
-            "numba": numba.__version__, "llvmlite": llvmlite.__version__,
-            "numpy": numpy.__version__, "python": platform.python_version()}
+            **{name: installed(name) for name in ("numba", "llvmlite", "numpy")},
+            "python": platform.python_version()}
+
+
+def installed(distribution: str) -> str:
+    """The version of the installed ``distribution``, or ``UNKNOWN``."""
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return UNKNOWN
 
 
 def version_text(found: dict | None = None) -> str:

@@ -34,7 +34,7 @@ import numpy as np
 from beggar_search.engine.kernels import FAST2
 from beggar_search.engine.rules import R_CARDS
 from beggar_search.strategies import ChunkJob, strategy_for
-from beggar_search.strategies.climb import CLIMB_CHUNKS, DEFAULT_CLOSURE_STATES, DEFAULT_EXTEND
+from beggar_search.tunables import CLIMB_CHUNKS, DEFAULT_CLOSURE_STATES, DEFAULT_EXTEND
 
 FAST_CLIMB_CHUNK = CLIMB_CHUNKS * FAST2.chunk_size  # the climber's chunk on the standard deck
 

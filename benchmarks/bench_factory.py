@@ -30,7 +30,7 @@ from beggar_search.cards.deck import Deck
 from beggar_search.store import Store
 from beggar_search.store.cycle_families import islands
 from beggar_search.strategies import FactoryStrategy, warm_up
-from beggar_search.strategies.factory import SEED_CHUNK_TRIES, SEED_ROUNDS
+from beggar_search.tunables import SEED_CHUNK_TRIES, SEED_ROUNDS
 
 DECKS = (  # every census deck in benchmarks/data that has looping deals, by size
     "plain=8,J=2,Q=2,K=2,A=2", "plain=8,J=2,Q=3,K=3", "plain=9,J=2,Q=2,K=2,A=2",

@@ -24,7 +24,7 @@ from beggar_search import driver
 from beggar_search.cards.deck import Deck
 from beggar_search.store import Store
 from beggar_search.strategies import PENDING, FactoryStrategy, execute, warm_up
-from beggar_search.strategies.factory import SEED_CHUNK_TRIES, SEED_ROUNDS
+from beggar_search.tunables import SEED_CHUNK_TRIES, SEED_ROUNDS
 
 # the small decks the tests use, and census decks of 24 cards (random seeding at most)
 DECKS = ("plain=5,J=2,Q=1,K=1", "plain=8,J=2,Q=2,K=2,A=2", "plain=15,J=3,Q=3,K=3",

@@ -32,6 +32,7 @@ from beggar_search.games.loops import CASELLA
 from beggar_search.store import Store
 from beggar_search.strategies import FactoryStrategy
 from beggar_search.strategies.factory import cycle_node
+from beggar_search.tunables import DEFAULT_KICK_SHIFT, KICK_NAMES
 
 CHUNK = 1 << 21  # kicks a chunk (the factory's default --kick-tries)
 ROOM = 1 << 12  # distinct new cycles a chunk may keep
@@ -49,7 +50,7 @@ def casella_island() -> list:
 
 
 def kick_yield(island, kind: str, fewest: int, most: int, tries: int,
-               shift: int = perturb.DEFAULT_KICK_SHIFT) -> dict:
+               shift: int = DEFAULT_KICK_SHIFT) -> dict:
     """Kick the island's states ``tries`` times (chunks of ``CHUNK``, each its own stream)."""
     seeds = cycles.state_arrays([parse_state(text) for node in island for text in node.states],
                                 52, 2)
@@ -77,8 +78,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tries", type=int, default=16_000_000)
     parser.add_argument("--moves", default="2-2,2-3,3-4")
-    parser.add_argument("--kinds", default=",".join(perturb.KICK_NAMES))
-    parser.add_argument("--shifts", default=str(perturb.DEFAULT_KICK_SHIFT),
+    parser.add_argument("--kinds", default=",".join(KICK_NAMES))
+    parser.add_argument("--shifts", default=str(DEFAULT_KICK_SHIFT),
                         help="largest split shifts, comma-separated")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)

@@ -43,7 +43,7 @@ from beggar_search import driver
 from beggar_search.cards.deck import Deck
 from beggar_search.store import Store
 from beggar_search.strategies import PENDING, FactoryStrategy, execute, warm_up
-from beggar_search.strategies.factory import SEED_CHUNK_TRIES, SEED_ROUNDS
+from beggar_search.tunables import SEED_CHUNK_TRIES, SEED_ROUNDS
 
 # two census decks of 24 cards with two islands each (docs/results.md), and camicia
 DECKS = ("plain=15,J=3,Q=3,K=3", "plain=16,J=3,Q=2,K=3", "camicia")

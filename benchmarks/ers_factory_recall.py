@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from beggar_search.store import Store
-from beggar_search.strategies.factory import SEED_CHUNK_TRIES
+from beggar_search.tunables import SEED_CHUNK_TRIES
 
 DECKS = ("8=2,9=2,T=2,J=2,Q=1,K=1", "9=4,T=4,J=2,Q=1,K=1", "T=8,J=2,Q=2,K=2,A=2")
 POLICIES = ("none", "first:1", "turn")

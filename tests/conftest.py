@@ -10,6 +10,7 @@ process, the module entry point) and ``distributed``; ``pytest -m "slow or proce
 distributed"`` runs the rest, and CI runs both (``.ci/run``).
 """
 
+import os
 import re
 import resource
 
@@ -91,6 +92,10 @@ def pytest_terminal_summary(terminalreporter):
             f"{worker['own'] + worker['children']:.1f}" for worker in _cpu["workers"]) + " CPU s")
     for seconds, nodeid in sorted(_cpu["tests"], reverse=True)[:15]:
         terminalreporter.write_line(f"{seconds:8.2f}s cpu {nodeid}")
+    if os.environ.get("BEGGAR_TEST_CPU"):  # every test's CPU seconds, a TSV line each
+        with open(os.environ["BEGGAR_TEST_CPU"], "w", encoding="utf-8") as table:
+            table.writelines(f"{seconds:.3f}\t{nodeid}\n"
+                             for seconds, nodeid in sorted(_cpu["tests"], reverse=True))
 
 
 # A module that shares a costly fixture among its tests says so with one line,
@@ -128,3 +133,21 @@ def pytest_xdist_make_scheduler(config, log):
             return group_of(nodeid.split("::", 1)[0]) or nodeid
 
     return ModuleGroups(config, log)
+
+
+# the modules whose tests take seconds each (a factory run on 1 and 2 workers and resumed, the
+# simulated GPU, a cold compile, a docs example): collected first, so that pytest-xdist hands
+# them out first (its groups go first anyway, the biggest first) and the two workers end
+# together instead of one finishing a long test alone (BEGGAR_TEST_CPU lists every test's
+# CPU seconds)
+HEAVY_FIRST = ("tests/strategies/test_factory.py", "tests/gpu/test_gpu.py",
+               "tests/test_kernel_cache.py", "tests/test_docs.py",
+               "tests/strategies/test_ers_factory.py", "tests/strategies/test_climb.py",
+               "tests/benchmarks/test_bench_loops_and_gpu_host.py",
+               "tests/strategies/test_hunt.py", "tests/hostile/test_hostile_limits_and_streams.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Collect the ``HEAVY_FIRST`` modules' tests first (a stable sort: else as collected)."""
+    rank = {path: number for number, path in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))

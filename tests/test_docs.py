@@ -76,3 +76,43 @@ def test_no_page_holds_code_outside_fences(page):
     text = page.read_text()
     assert len(FENCE_LINE.findall(text)) % 2 == 0, f"{page.name}: a fence is left open"
     assert stray_code(text) == [], f"{page.name}: Python source outside a fenced block"
+
+
+def figure(value: int) -> str:
+    """``value`` as the guide writes it: 2,097,152."""
+    return f"{value:,}"
+
+
+def tunables_in_the_guide():
+    """(page, text the page must hold): the guide's figures of the tunables, formatted from
+    ``beggar_search/tunables.py``, so that a changed default fails here until the page says
+    it (issue 36's "derive such figures from the code, never by hand")."""
+    from beggar_search import tunables as t
+
+    return [
+        ("first-run.md", f"`search random` {figure(t.BITBOARD_CHUNK)} deals"),
+        ("first-run.md", f"else {figure(t.DEFAULT_CHUNK)}; `search enumerate`"
+                         f" {figure(t.DEFAULT_CHUNK)} deals"),
+        ("first-run.md", f"({figure(t.CLIMB_CHUNKS * t.BITBOARD_CHUNK)} deals)"),
+        ("first-run.md", f"`search factory` {figure(t.FACTORY_CHUNK)} moves"),
+        ("first-run.md", f"`search hunt` {figure(t.HUNT_CHUNK)} tries"),
+        ("factory.md", f"`--blocks {t.DEFAULT_BLOCKS[0]}-{t.DEFAULT_BLOCKS[1]}`"),
+        ("factory.md", f"`--exchanges {t.DEFAULT_EXCHANGES[0]}-{t.DEFAULT_EXCHANGES[1]}`"),
+        ("factory.md", f"{t.KICK_CHUNKS} chunks of `--kick-tries` {figure(t.KICK_CHUNK_TRIES)}"
+                       " kicks a round"),
+        ("factory.md", f"`--kick-moves {t.DEFAULT_KICK_MOVES[0]}-{t.DEFAULT_KICK_MOVES[1]}`"),
+        ("factory.md", f"`--kick-shift {t.DEFAULT_KICK_SHIFT}`"),
+        ("factory.md", f"blocks of {t.KICK_BLOCKS[0]}-{t.KICK_BLOCKS[1]} cards"),
+        ("factory.md", f"`--kick-every {t.KICK_EVERY}`"),
+        ("factory.md", f"at most {figure(t.KICK_STATES)}\nstates"),
+        ("factory.md", f"each seeding chunk plays {figure(t.SEED_CHUNK_TRIES)} random states"),
+        ("factory.md", f"then {figure(t.SEED_CHUNK_FAIR)} random fair deals"),
+    ]
+
+
+def test_the_guide_s_figures_of_the_tunables_are_the_tunables():
+    pages = {name: (DOCS / name).read_text(encoding="utf-8") for name, _ in
+             tunables_in_the_guide()}
+    missing = [(name, text) for name, text in tunables_in_the_guide()
+               if " ".join(text.split()) not in " ".join(pages[name].split())]
+    assert not missing, missing

@@ -52,6 +52,28 @@ def test_the_digest_covers_every_folder_that_holds_kernels():
     assert "engine" in holders and holders <= set(jit.KERNEL_FOLDERS), holders
 
 
+def test_the_digest_covers_every_module_outside_them_that_a_kernel_folder_imports():
+    """Numba freezes a module's globals into the kernels that read them, so a module the
+    kernel folders import (``tunables.py``: ``MOVE_NAMES`` sizes the move kernels' tables)
+    is digested too: else an edit of it would load stale kernels."""
+    import ast
+    from pathlib import Path
+
+    import beggar_search.jit as jit
+
+    package = Path(jit.__file__).parent
+    imported = set()
+    for folder in jit.KERNEL_FOLDERS:
+        for path in (package / folder).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.level == 2:
+                    names = [node.module.split(".")[0]] if node.module else [
+                        alias.name for alias in node.names]
+                    imported |= {f"{name}.py" for name in names if name not in jit.KERNEL_FOLDERS}
+    assert "tunables.py" in imported
+    assert imported <= set(jit.DIGESTED_MODULES), imported
+
+
 def test_a_clone_elsewhere_loads_the_kernels_another_clone_compiled(tmp_path):
     """Under NUMBA_CACHE_DIR a kernel's cache is named by its place in the package, not by
     the clone's path (CI keeps the cache outside its fresh clones)."""

@@ -22,9 +22,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from ..cards.deck import DeckError
+from ..tunables import REACH_MAX_STATES
 from .closure import backward_closure
-
-DEFAULT_MAX_STATES = 20_000_000
 
 
 @dataclass
@@ -71,7 +70,7 @@ def _deck_of(hands, deck, kind):
 
 def reach_state(hands: Sequence[Sequence[int]], leader: int = 0,
                 deck=None,
-                max_states: int | None = DEFAULT_MAX_STATES,
+                max_states: int | None = REACH_MAX_STATES,
                 seconds: float | None = None, *, game) -> ReachResult:
     """Every state whose play enters the cycle that ``(hands, leader)`` plays into.
 
@@ -119,7 +118,7 @@ def reach_state(hands: Sequence[Sequence[int]], leader: int = 0,
     )
 
 
-def reach(deal, deck=None, max_states: int | None = DEFAULT_MAX_STATES,
+def reach(deal, deck=None, max_states: int | None = REACH_MAX_STATES,
           seconds: float | None = None, *, game) -> ReachResult:
     """``reach_state`` from a deal of ``game`` (notation, hands or its ``deal_class``; player
     1 to lead)."""

@@ -6,15 +6,11 @@ import click
 from click.core import ParameterSource
 
 from ..cards.deck import DeckError
+from ..tunables import DEFAULT_CLOSURE_STATES, DEFAULT_DEEPEST, DEFAULT_EXTEND
 from .common import COUNT, STATES, TOP, UserError, deck_option
 from .game import game_options
 from .options import search_options
 from .search import launch, players_option, run_params
-from .sourced import read_constants
-
-# read, not imported: strategies.climb loads Numba, which --help does not need
-DEFAULT_CLOSURE_STATES, DEFAULT_DEEPEST, DEFAULT_EXTEND = read_constants(
-    "strategies.climb", "DEFAULT_CLOSURE_STATES", "DEFAULT_DEEPEST", "DEFAULT_EXTEND")
 
 
 @click.command("climb")

@@ -7,21 +7,31 @@ from dataclasses import asdict, dataclass
 import click
 
 from ..cards.deck import MAX_CARDS, STANDARD
+from ..tunables import (
+    DEFAULT_BLOCKS,
+    DEFAULT_EXCHANGES,
+    DEFAULT_KICK_MOVES,
+    DEFAULT_KICK_SHIFT,
+    DEFAULT_KICKS,
+    DEFAULT_MOVES,
+    GROW_PATIENCE,
+    KICK_CHUNK_TRIES,
+    KICK_CHUNKS,
+    KICK_EVERY,
+    KICK_NAMES,
+    MOVE_NAMES,
+    RANDOM_SEEDING_CARDS,
+    REACH_STATES,
+    SEED_CHUNK_TRIES,
+    SEED_CHUNKS,
+    SEED_PATIENCE,
+    SEED_ROUNDS,
+)
 from .common import COUNT, STATES, Hours, UserError, deck_option, open_store
 from .game import GameChoice, game_options
 from .gathered import gathered
 from .options import search_options
 from .search import launch, players_option, run_params
-from .sourced import read_constants
-
-# read, not imported: the factory's modules load Numba, which --help does not need
-MOVE_NAMES, DEFAULT_BLOCKS, DEFAULT_EXCHANGES = read_constants(
-    "cycles.moves", "MOVE_NAMES", "DEFAULT_BLOCKS", "DEFAULT_EXCHANGES")
-DEFAULT_KICK_MOVES, DEFAULT_KICK_SHIFT, DEFAULT_KICKS, KICK_NAMES = read_constants(
-    "cycles.perturb", "DEFAULT_KICK_MOVES", "DEFAULT_KICK_SHIFT", "DEFAULT_KICKS", "KICK_NAMES")
-(KICK_CHUNK_TRIES, KICK_CHUNKS, KICK_EVERY, REACH_STATES, SEED_CHUNK_TRIES,
- SEED_ROUNDS) = read_constants("strategies.factory", "KICK_CHUNK_TRIES", "KICK_CHUNKS",
-                               "KICK_EVERY", "REACH_STATES", "SEED_CHUNK_TRIES", "SEED_ROUNDS")
 
 
 def _moves(ctx, param, value):
@@ -112,18 +122,19 @@ kick_options = gathered(KickOptions, "kick")
               help="Seek first cycles with --seeding before the walk: random states to"
                    " try in each round (grow: any number above 0 runs it twice a round)"
                    " [default: 0, or"
-                   f" {16 * SEED_CHUNK_TRIES:,} when there is nothing else to start from].")
+                   f" {SEED_CHUNKS * SEED_CHUNK_TRIES:,} when there is nothing else to start"
+                   " from].")
 @click.option("--seed-rounds", type=click.IntRange(1, 1 << 20), default=None,
               help="Seeding rounds at most: after the first, each once the walk has closed,"
-                   " while nothing is known yet, then until 8 rounds in a row (grow: 2; or"
-                   " as many as the first cycle took) meet no new cycle (islands moves do"
-                   " not reach)"
+                   f" while nothing is known yet, then until {SEED_PATIENCE} rounds in a row"
+                   f" (grow: {GROW_PATIENCE}; or as many as the first cycle took) meet no new"
+                   " cycle (islands moves do not reach)"
                    f" [default: {SEED_ROUNDS} from nothing, else 1].")
 @click.option("--seeding", type=click.Choice(["random", "grow"]), default=None,
               help="How --seed-tries finds first cycles: random states, or grow small"
                    " decks' cycles card by card and pad the plain cards in (two players)"
-                   " [default: random up to 24 cards, grow above].")
-@click.option("--moves", "move_names", default=",".join(MOVE_NAMES), show_default=True,
+                   f" [default: random up to {RANDOM_SEEDING_CARDS} cards, grow above].")
+@click.option("--moves", "move_names", default=",".join(DEFAULT_MOVES), show_default=True,
               callback=_moves, help="Kinds of moves, comma-separated.")
 @click.option("--blocks", default=f"{DEFAULT_BLOCKS[0]}-{DEFAULT_BLOCKS[1]}", show_default=True,
               callback=_span(2, MAX_CARDS), metavar="MIN-MAX", help="Lengths of the blocks moved.")
@@ -209,9 +220,9 @@ def factory(starts, ignore_known, move_names, blocks, kick, seeding, deck_spec, 
     seed_rounds = seeding.seed_rounds or (1 if entries else SEED_ROUNDS)
     seed_tries = seeding.seed_tries
     if seed_tries is None:
-        seed_tries = 0 if entries else 16 * SEED_CHUNK_TRIES
-    how = seeding.seeding or ("random" if deck.size <= 24 or players != 2 or not states.masks
-                              else "grow")
+        seed_tries = 0 if entries else SEED_CHUNKS * SEED_CHUNK_TRIES
+    how = seeding.seeding or ("random" if deck.size <= RANDOM_SEEDING_CARDS or players != 2
+                              or not states.masks else "grow")
     params = run_params(deck_spec, players, options, game, starts=entries, moves=move_names,
                         blocks=blocks, seed_chunks=-(-seed_tries // SEED_CHUNK_TRIES),
                         seed_rounds=seed_rounds, seeding=how, reach_states=reach_states,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..cards.deck import STANDARD
+from ..tunables import REACH_STATES
 from .common import COUNT, STATES, deck_option, open_store, parse_deck
 from .game import bmn_only
 from .options import search_options
@@ -17,7 +18,7 @@ from .search import launch, players_option, run_params
               help="States to try in total [default: until Ctrl-C or --hours].")
 @deck_option
 @players_option
-@click.option("--reach-states", type=STATES, default=5_000_000,
+@click.option("--reach-states", type=STATES, default=REACH_STATES,
               show_default=True, help="Budget of the backward search run on each new cycle.")
 @search_options
 def hunt(deals, deck_spec, players, reach_states, options):

@@ -16,6 +16,14 @@ from dataclasses import dataclass, field
 import click
 
 from ..pools.dask import ClusterOptions
+from ..tunables import (
+    BITBOARD_CHUNK,
+    CLIMB_CHUNKS,
+    DEFAULT_CHUNK,
+    FACTORY_CHUNK,
+    HUNT_CHUNK,
+    TOP_K,
+)
 from .common import (
     CHUNK_SIZE,
     MAX_TRICKS,
@@ -62,7 +70,7 @@ class SearchOptions(RunOptions):
 
     hours: float | None = None
     seed: int | None = None
-    top_k: int = 100
+    top_k: int = TOP_K
     max_tricks: int | None = None
     chunk_size: int | None = None
 
@@ -108,33 +116,16 @@ CLUSTER_OPTIONS = [
         help="Run the chunks on a Dask LocalCluster of N worker processes"
              " [default N: all cores].")),
 ]
-class DerivedHelpOption(click.Option):
-    """An option whose help is ``help_of()``, worked out when ``--help`` shows it (from the
-    code's own figures, never typed by hand, and without importing them for other commands)."""
 
-    def __init__(self, *args, help_of, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.help_of = help_of
-
-    def get_help_record(self, ctx):
-        """The help line, with the help worked out now."""
-        self.help = self.help_of()
-        return super().get_help_record(ctx)
-
-
-def chunk_size_help() -> str:
-    """``--chunk-size``'s help: each strategy's default chunk, as its ``prepare`` fills it in."""
-    from ..strategies import STRATEGIES
-    from ..strategies.climb import CLIMB_CHUNKS
-
-    def default(name, players=2):
-        return STRATEGIES[name].prepare({"deck": "standard", "players": players})["chunk_size"]
-
-    return ("Deals per chunk of work, part of the run's identity (`show` prints it) [default:"
-            f" random {default('random'):,} with 2-4 players of Beggar-my-neighbour, else"
-            f" {default('random', players=5):,}; enumerate {default('enumerate'):,};"
-            f" climb {CLIMB_CHUNKS} x random's ({default('climb'):,}); factory"
-            f" {default('factory'):,} moves; hunt {default('hunt'):,} tries].")
+# each strategy's default chunk, as its ``prepare`` fills it in (tests/cli/test_options.py
+# checks them against it): the random kernel's on the bitboard kernels, which play 2-4
+# players of Beggar-my-neighbour (``engine.kernels.BITBOARD_PLAYERS``), else the default
+CHUNK_SIZE_HELP = (
+    "Deals per chunk of work, part of the run's identity (`show` prints it) [default:"
+    f" random {BITBOARD_CHUNK:,} with 2-4 players of Beggar-my-neighbour, else"
+    f" {DEFAULT_CHUNK:,}; enumerate {DEFAULT_CHUNK:,}; climb {CLIMB_CHUNKS} x random's"
+    f" ({CLIMB_CHUNKS * BITBOARD_CHUNK:,}); factory {FACTORY_CHUNK:,} moves;"
+    f" hunt {HUNT_CHUNK:,} tries].")
 
 
 SEARCH_OPTIONS = [
@@ -148,13 +139,13 @@ SEARCH_OPTIONS = [
                                 " (docs/first-run.md).")),
     ("seed", click.option("--seed", type=SEED, default=None,
                           help="Seed of the run [default: a fresh one, recorded in the run].")),
-    ("top_k", click.option("--top", "top_k", type=TOP, default=100, show_default=True,
+    ("top_k", click.option("--top", "top_k", type=TOP, default=TOP_K, show_default=True,
                            help="Keep the K longest terminating games (at most 10,000:"
                                 " a chunk's time grows with K).")),
     ("max_tricks", click.option("--max-tricks", type=MAX_TRICKS, default=None, metavar="N",
                                 help="Agreed cap: stop each game after N tricks.")),
     ("chunk_size", click.option("--chunk-size", type=CHUNK_SIZE, default=None, metavar="N",
-                                cls=DerivedHelpOption, help_of=chunk_size_help)),
+                                help=CHUNK_SIZE_HELP)),
     QUIET_OPTION,
     JSON_OPTION,
 ]

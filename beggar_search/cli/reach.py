@@ -8,13 +8,10 @@ from typing import TYPE_CHECKING
 import click
 
 from .. import compiling, games
+from ..tunables import REACH_MAX_STATES
 from .common import STATES, UserError, deck_option, emit, json_option, open_store
 from .game import GameChoice, game_options
 from .options import db_option
-from .sourced import read_constants
-
-# read, not imported: backward.reach loads Numba, which --help does not need
-(DEFAULT_MAX_STATES,) = read_constants("backward.reach", "DEFAULT_MAX_STATES")
 
 if TYPE_CHECKING:
     from ..backward.reach import ReachResult
@@ -72,7 +69,7 @@ def _start(text: str, deck_spec: str, db_path: str, game: GameChoice):
 @click.argument("deal_text", metavar="DEAL|CYCLE")
 @deck_option
 @db_option(help="Results file to find a CYCLE id in.")
-@click.option("--max-states", type=STATES, default=DEFAULT_MAX_STATES,
+@click.option("--max-states", type=STATES, default=REACH_MAX_STATES,
               show_default=True, metavar="N", help="Stop after finding N states.")
 @click.option("--seconds", type=click.FloatRange(min=0), default=None, metavar="S",
               help="Stop after S seconds.")

@@ -26,13 +26,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import inlined_kernel, kernel
+from ..tunables import DEFAULT_BLOCKS, DEFAULT_EXCHANGES, DEFAULT_MOVES, MOVE_NAMES
 
-MOVE_NAMES = ("swap", "card", "block", "leader", "split", "exchange")
 M_SWAP, M_CARD, M_BLOCK, M_LEADER, M_SPLIT, M_EXCHANGE = range(len(MOVE_NAMES))
 N_KINDS = len(MOVE_NAMES)
-DEFAULT_MOVES = MOVE_NAMES
-DEFAULT_BLOCKS = (2, 20)
-DEFAULT_EXCHANGES = (2, 6)
 
 # config layout: a bit per enabled kind, then the block lengths, then the exchanged ones
 CFG_KINDS, CFG_BLOCK_MIN, CFG_BLOCK_MAX, CFG_EXCH_MIN, CFG_EXCH_MAX = range(5)

@@ -4,8 +4,8 @@
   the split by one card, or both, of a random seed state), or a random state (any split,
   any leader) when there are no seeds; played by the exact engine.
 - ``kick_chunk``: the factory's kicks, compound perturbations of random states of known
-  cycles: ``k`` random moves (``KICK_NAMES``: swaps, single cards, blocks of 2-6 cards,
-  exchanges of two blocks of 2-6 cards, or a mix of them), then the split moved by up to
+  cycles: ``k`` random moves (``KICK_NAMES``: swaps, single cards, blocks of ``KICK_BLOCKS``
+  cards, exchanges of two such blocks, or a mix of them), then the split moved by up to
   ``shift`` cards either way; played in batches on the fast kernel (``cycles.play_tried``).
 
 Every try is drawn from the chunk's stream, so a chunk is a pure function of its seed and
@@ -22,6 +22,7 @@ from ..engine import rules
 from ..engine.exact import masks_apply, play_exact
 from ..engine.random import below, shuffle
 from ..jit import kernel
+from ..tunables import KICK_BLOCKS, KICK_NAMES
 from . import moves
 from .kept import (
     N_WORDS,
@@ -41,13 +42,8 @@ from .kept import (
 )
 from .maskmoves import move_masks
 
-# kick kinds: the moves a kick is made of
-KICK_NAMES = ("swaps", "cards", "blocks", "exchanges", "mixed")
+# kick kinds (``tunables.KICK_NAMES``): the moves a kick is made of
 K_SWAPS, K_CARDS, K_BLOCKS, K_EXCHANGES, K_MIXED = range(len(KICK_NAMES))
-DEFAULT_KICKS = ("swaps", "mixed")
-DEFAULT_KICK_MOVES = (2, 3)
-DEFAULT_KICK_SHIFT = 2
-KICK_BLOCKS = (2, 6)  # lengths of the blocks a kick moves or exchanges
 # a kick's config (int64[4]): its kind, fewest and most moves, the largest split shift
 KC_KIND, KC_MIN, KC_MAX, KC_SHIFT = range(4)
 # the moves a kick draws from: moves.apply_move's numbering under this config
@@ -348,6 +344,6 @@ def kick_chunk_with(stream, seeds, config, known, tries, found, counts, fast, ex
     return kept
 
 
-__all__ = ["DEFAULT_KICKS", "KICK_NAMES", "KeptCycles", "RandomCycles", "kick_chunk",
+__all__ = ["KeptCycles", "RandomCycles", "kick_chunk",
            "kick_chunk_with", "kick_config", "perturb_chunk", "perturb_chunk_with",
            "random_state_cycles"]

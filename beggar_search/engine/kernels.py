@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..cards.deck import STANDARD, Deck
+from ..tunables import BITBOARD_CHUNK
 from . import batch, bitboard, ers, rules
 from .bitboard import DRAW_PLACES, DRAW_SHUFFLE, multi_for
 
@@ -113,14 +114,14 @@ BITBOARD = Kernel(
     random=_places_random,
     enumerate=_bitboard_enumerate,
     sequences=_bitboard_sequences,
-    chunk_size=1 << 21,
+    chunk_size=BITBOARD_CHUNK,
 )
 FAST2 = Kernel(
     name="fast2",  # the bitboard kernel's draw, as runs of the standard deck stored it before
     fits=lambda deck, players: deck == STANDARD and players == 2,
     random=_places_random,
     sequences=_bitboard_sequences,
-    chunk_size=1 << 21,
+    chunk_size=BITBOARD_CHUNK,
 )
 GENERAL = Kernel(
     name="general",  # engine/rules.py through engine/batch.py: any deck, 2-8 players

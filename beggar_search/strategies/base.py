@@ -13,6 +13,7 @@ from ..engine.batch import ChunkSummary, Recorder, new_recorder
 from ..engine.kernels import RANDOM, choose, random_kernel
 from ..store.records import ChunkRecord
 from ..text import plural
+from ..tunables import DEFAULT_CHUNK
 
 PENDING = "pending"  # what ``plan`` yields while its next chunks wait on chunks in flight
 
@@ -45,7 +46,7 @@ class Strategy:
     """
 
     name = ""
-    default_chunk = 1 << 16
+    default_chunk = DEFAULT_CHUNK
     unit = "deals"  # what the run's ``deals`` counts: deals, tries or games
     ends_at_plan = True  # whether the run's ``deals`` end at its planned ``total``
     of_cycles = False  # a search of cycles: it plays no whole games (no wins to count)

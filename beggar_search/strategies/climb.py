@@ -36,16 +36,15 @@ from ..cards.deck import Deal, DeckError
 from ..engine import batch
 from ..engine.batch import Recorder
 from ..engine.random import chunk_stream
+from ..tunables import (
+    CLIMB_CHUNKS,
+    DEFAULT_CLOSURE_STATES,
+    DEFAULT_DEEPEST,
+    DEFAULT_EXTEND,
+    EXTENSION_ROUNDS,
+    SMALLEST_CHUNK,
+)
 from .base import ChunkJob, Strategy
-
-CLIMB_CHUNKS = 8  # random deals per chunk: this many of a random search's (docs/records.md)
-# a run of ``--deals`` B is extended at least this many times: its chunk is at most B / this
-# (what is extended follows the games played, not the default chunk: docs/records.md)
-EXTENSION_ROUNDS = 16
-SMALLEST_CHUNK = 1024  # random deals a chunk plays at the least (a budget's rounds allowing)
-DEFAULT_EXTEND = 8  # parents extended per chunk
-DEFAULT_CLOSURE_STATES = 200_000  # budget of each parent's backward search
-DEFAULT_DEEPEST = 64  # fair deals played per backward search: the longest in tricks
 
 
 def start_sequence(text: str | None, deck, players: int, deal_class=Deal) -> np.ndarray:

@@ -26,9 +26,8 @@ from ..engine.game import cycle_key, play_state, state_cycle
 from ..engine.random import chunk_stream
 from ..games.loops import CASELLA, record_loop, rotations
 from ..store.records import MET, CycleRecord, InTree
+from ..tunables import HUNT_CHUNK, HUNT_FOUND
 from .base import ChunkJob, Strategy
-
-MAX_FOUND = 64  # new cycles kept per chunk; more are counted, not kept
 
 
 def starting_points(entries, deck: Deck, players: int) -> tuple[list[str], list[str]]:
@@ -60,7 +59,7 @@ class HuntStrategy(Strategy):
     """
 
     name = "hunt"
-    default_chunk = 1 << 17
+    default_chunk = HUNT_CHUNK
     unit = "tries"  # perturbations tried
     of_cycles = True
 
@@ -85,7 +84,7 @@ class HuntStrategy(Strategy):
         clock = time.perf_counter()
         known = np.array(sorted(cycle_key(name) for name in self.params["known"]),
                          dtype=np.int64)
-        found = new_kept(MAX_FOUND, self.deck.size, self.players)
+        found = new_kept(HUNT_FOUND, self.deck.size, self.players)
         counts = np.zeros(3, dtype=np.int64)
         kept = perturb_chunk(chunk_stream(self.params["seed"], job.chunk),
                              self.deck.sorted_cards(), self._seed_arrays(), known, job.deals,

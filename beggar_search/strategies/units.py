@@ -15,14 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import import_module
 
+from ..tunables import DEFAULT_CHUNK, FACTORY_CHUNK, HUNT_CHUNK
+
 # what each strategy's class says of itself, as its class attributes (``Strategy``'s
 # defaults left out); ``figures``: it adds to a run's summary (``summary_figures``)
 KINDS: dict[str, dict] = {
     "random": {"sample": "all"},
     "enumerate": {"number_label": "deal index"},
     "climb": {"unit": "games", "ends_at_plan": False, "sample": "random"},
-    "hunt": {"default_chunk": 1 << 17, "unit": "tries", "of_cycles": True},
-    "factory": {"default_chunk": 1 << 19, "unit": "tries", "of_cycles": True,
+    "hunt": {"default_chunk": HUNT_CHUNK, "unit": "tries", "of_cycles": True},
+    "factory": {"default_chunk": FACTORY_CHUNK, "unit": "tries", "of_cycles": True,
                 "counts_caps": False, "figures": True},
 }
 
@@ -34,7 +36,7 @@ class Kind:
     for anything else."""
 
     name: str
-    default_chunk: int = 1 << 16
+    default_chunk: int = DEFAULT_CHUNK
     unit: str = "deals"
     ends_at_plan: bool = True
     of_cycles: bool = False

@@ -31,6 +31,7 @@ from beggar_search.engine.game import cycle_key, cycle_name, play_state, state_c
 from beggar_search.engine.random import below, chunk_stream
 from beggar_search.games.loops import CASELLA
 from beggar_search.jit import kernel
+from beggar_search.tunables import MOVE_NAMES
 
 ROOM = 100_000  # cycles kept per generation (the known ones first)
 
@@ -101,7 +102,7 @@ def main(argv=None) -> None:
     parser.add_argument("--deck", default="standard")
     parser.add_argument("--pairs", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--moves", default=",".join(moves.MOVE_NAMES))
+    parser.add_argument("--moves", default=",".join(MOVE_NAMES))
     args = parser.parse_args(argv)
     deck = Deck.parse(args.deck)
     if ":" in args.start:

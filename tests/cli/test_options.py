@@ -89,17 +89,29 @@ def test_help_lists_the_ratscrew_cluster_and_output_options_under_their_headings
 
 
 def test_chunk_size_help_gives_the_defaults_the_strategies_use():
+    """The help is formatted from ``tunables`` without loading a strategy: each figure is the
+    one the strategy's ``prepare`` fills in."""
+    from beggar_search.engine.kernels import BITBOARD_PLAYERS
     from beggar_search.strategies import STRATEGIES
-    from beggar_search.strategies.climb import CLIMB_CHUNKS
+    from beggar_search.tunables import CLIMB_CHUNKS
+
+    def default(name, players=2, deck="standard"):
+        return STRATEGIES[name].prepare({"deck": deck, "players": players})["chunk_size"]
 
     result = run("search", "climb", "--help", width=2000)
     assert result.returncode == 0, result.output
     line = next(line for line in result.lines if "--chunk-size" in line)
-    climb = STRATEGIES["climb"].prepare({"deck": "standard", "players": 2})["chunk_size"]
-    random = STRATEGIES["random"].prepare({"deck": "standard", "players": 2})["chunk_size"]
+    random, climb = default("random"), default("climb")
     assert climb == CLIMB_CHUNKS * random  # the help's "N x random's" (it once said 4, for 8)
+    low, high = min(BITBOARD_PLAYERS), max(BITBOARD_PLAYERS)
+    assert {default("random", players, "camicia") for players in BITBOARD_PLAYERS} == {random}
+    other = default("random", high + 1)
+    assert other != random
+    assert f"random {random:,} with {low}-{high} players of Beggar-my-neighbour, else {other:,};" \
+        in line
+    assert f"enumerate {default('enumerate'):,};" in line
     assert f"climb {CLIMB_CHUNKS} x random's ({climb:,})" in line
-    assert f"random {random:,} with 2-4 players" in line
+    assert f"factory {default('factory'):,} moves; hunt {default('hunt'):,} tries]" in line
 
 
 @pytest.mark.parametrize(("text", "hours"), [("8", 8.0), ("0.5", 0.5), ("8h", 8.0),

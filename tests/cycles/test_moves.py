@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from beggar_search.cycles import moves
+from beggar_search.tunables import DEFAULT_EXCHANGES, MOVE_NAMES
 
 
-def naive_moves(hands, leader, kinds, blocks, exchanges=moves.DEFAULT_EXCHANGES):
+def naive_moves(hands, leader, kinds, blocks, exchanges=DEFAULT_EXCHANGES):
     """Every state one move away, by kind, as (hands tuple, leader); duplicates kept."""
     players = len(hands)
     sequence = [c for hand in hands for c in hand]
@@ -91,7 +92,7 @@ def kernel_moves(hands, leader, config):
         for size in out_sizes:
             new_hands.append(tuple(int(c) for c in out[start:start + size]))
             start += size
-        found.append((moves.MOVE_NAMES[params[3]], tuple(new_hands), int(new_leader)))
+        found.append((MOVE_NAMES[params[3]], tuple(new_hands), int(new_leader)))
     return found
 
 
@@ -101,7 +102,7 @@ def kernel_moves(hands, leader, config):
     ([[0, 0, 1, 0, 0, 2, 0], [0, 3, 0, 4, 0, 0, 1, 0]], 1),
 ])
 @pytest.mark.parametrize("kinds,blocks", [
-    (moves.MOVE_NAMES, (2, 20)),
+    (MOVE_NAMES, (2, 20)),
     (("exchange",), (2, 2)),
     (("block",), (3, 4)),
     (("swap", "split"), (2, 2)),
@@ -113,7 +114,7 @@ def test_kernel_moves_are_the_plain_enumeration(hands, leader, kinds, blocks):
 
 
 def test_describe_move():
-    config = moves.move_config(moves.MOVE_NAMES[:-1])  # exchange, the last kind, left out
+    config = moves.move_config(MOVE_NAMES[:-1])  # exchange, the last kind, left out
     assert moves.describe_move(10, 2, 0, config) == "swap 0 1"
     last = moves.move_count(10, 2, config) - 1
     assert moves.describe_move(10, 2, last, config) == "split 0 at 9"

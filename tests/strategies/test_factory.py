@@ -16,13 +16,17 @@ from beggar_search.store.cycle_families import islands
 from beggar_search.store.results import SCHEMA_VERSION
 from beggar_search.strategies import PENDING, FactoryStrategy, execute
 from beggar_search.strategies import factory as factory_module
-from beggar_search.strategies.factory import (
+from beggar_search.strategies.factory import start_node
+from beggar_search.text import plural, short
+from beggar_search.tunables import (
+    GROW_CHUNKS,
+    GROW_STAGE,
+    KICK_CHUNKS,
+    PAD_WANT,
     SEED_CHUNK_FAIR,
     SEED_CHUNK_TRIES,
     SEED_PATIENCE,
-    start_node,
 )
-from beggar_search.text import plural, short
 
 TINY = "plain=5,J=2,Q=1,K=1"
 EIGHT = "plain=8,J=2,Q=2,K=2,A=2"
@@ -117,7 +121,7 @@ def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks
     """The same catalogue on 1 and 2 workers, and after a stop and a resume: the walk
     alone, and with kick rounds (each drawing from its chunks' streams, planned once the
     round before is stored)."""
-    tries, rounds = (2_000, 2) if small else (20_000, 3)
+    tries, rounds = (500, 2) if small else (20_000, 3)
     more = (dict(moves=["leader"], kicks=["swaps", "mixed"], kick_tries=tries, kick_rounds=rounds,
                  kick_every=1, chunk=5) if kicks else {"chunk": 20000})  # 5: kicks within
     params = factory_params(EIGHT, starts=[EIGHT_LOOP], **more)
@@ -130,7 +134,7 @@ def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks
     assert sum(m["tries"] for m in moves) == one["deals"]
     if kicks:
         assert one["status"] == "done" and any(row[4] and "kick" in row[4] for row in whole)
-        assert kick_chunks > 3 * factory_module.KICK_CHUNKS  # some within a generation
+        assert kick_chunks > 3 * KICK_CHUNKS  # some within a generation
     if small or not kicks:
         assert one["cycles"] > 2 and any(row[2] == 2 for row in whole)  # two generations
     with Store(tmp_path / "b.sqlite") as store:
@@ -150,8 +154,9 @@ def test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, kicks
 
 
 def test_runs_are_deterministic_resumable_and_worker_independent_small(tmp_path):
-    """The twin of the above at a tenth of the kick tries and two kick rounds, which still
-    reach two generations: 1 and 2 workers and resumed agree (about 20 CPU s, not 190)."""
+    """The twin of the above at 1/40 of the kick tries and two kick rounds, which still
+    reach two generations (184 cycles, 83 kick chunks): 1 and 2 workers and resumed agree
+    (about 9 CPU s, not 190)."""
     test_runs_are_deterministic_resumable_and_worker_independent(tmp_path, True, small=True)
 
 
@@ -161,14 +166,14 @@ def test_grow_seeding_in_pieces_is_resumable_and_worker_independent(tmp_path):
     piece within its size (but piece 0, which also grows the skeleton); the first round
     ends with the stage that met a cycle, and the next goes on with the same lineages."""
     params = factory_params("plain=10,J=3,Q=3,K=3", seed_chunks=1, seeding="grow",
-                            grow_tries=4_000, grow_budget=60_000, grow_small_tries=1 << 17,
+                            grow_tries=4_000, grow_budget=30_000, grow_small_tries=1 << 17,
                             moves=["leader"], seed_rounds=2)
     with Store(tmp_path / "a.sqlite") as store:
         one = driver.start(store, "factory", params, 1, quiet=True)
         whole = catalogue(store, one["run"])
         chunks = store.chunk_tries(one["run"])
     assert any(row[4] == "grown" for row in whole)
-    stage = 2 * factory_module.GROW_STAGE  # chunks 0 and 1 also grow their skeletons
+    stage = 2 * GROW_STAGE  # chunks 0 and 1 also grow their skeletons
     assert 0 < max(tries for _, tries in chunks[2:stage]) < 4_000 + 1_000
     with Store(tmp_path / "b.sqlite") as store:
         two = driver.start(store, "factory", params, 2, quiet=True)
@@ -181,7 +186,7 @@ def test_grow_seeding_in_pieces_is_resumable_and_worker_independent(tmp_path):
     assert [one[k] for k in in_tries] == [two[k] for k in in_tries] == [
         resumed[k] for k in in_tries]
     assert one["first_cycle_tries"] <= sum(tries for _, tries in
-                                           chunks[:2 * factory_module.GROW_STAGE])
+                                           chunks[:2 * GROW_STAGE])
 
 
 def test_grow_pieces_are_planned_by_stages_and_older_runs_keep_whole_chunks(tmp_path):
@@ -199,12 +204,12 @@ def test_grow_pieces_are_planned_by_stages_and_older_runs_keep_whole_chunks(tmp_
     params = factory_params("plain=10,J=3,Q=3,K=3", seed_chunks=1, seeding="grow")
     jobs = first_stage(params)
     assert [(job.chunk, job.work["lineage"], job.work["piece"]) for job in jobs] == [
-        (k, k % factory_module.GROW_CHUNKS, k // factory_module.GROW_CHUNKS)
-        for k in range(factory_module.GROW_STAGE * factory_module.GROW_CHUNKS)]
+        (k, k % GROW_CHUNKS, k // GROW_CHUNKS)
+        for k in range(GROW_STAGE * GROW_CHUNKS)]
     assert all(job.deals == params["grow_tries"] for job in jobs)
     older = {k: v for k, v in params.items() if k not in ("grow_tries", "grow_budget")}
     jobs = first_stage(older)
-    assert [job.chunk for job in jobs] == list(range(factory_module.GROW_CHUNKS))
+    assert [job.chunk for job in jobs] == list(range(GROW_CHUNKS))
     assert not any("lineage" in job.work for job in jobs)
 
 
@@ -387,7 +392,7 @@ def test_pad_pieces_share_out_a_lineage_whole_states_in_order():
     assert all(p.tries - (skeleton.grown.tries if k == 0 else 0) < size + each.max()
                for k, p in enumerate(pieces))
     met = [state for p in pieces for state in p.states]
-    assert met and len(met) <= len(pieces) * seeding.PAD_WANT
+    assert met and len(met) <= len(pieces) * PAD_WANT
     for hands, leader in met:
         assert sorted(c for hand in hands for c in hand) == deck.sorted_cards().tolist()
         assert play_state(hands, leader).outcome == "loop"

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ... import games
+from ... import games, tunables
 from ...cards.deck import Deck, DeckError
 from ...cycles import kept as cycles
 from ...cycles import moves, perturb, walk
@@ -61,28 +61,32 @@ from ...games.bmn import BMN_CYCLES
 from ...store.cycle_families import figures
 from ...store.records import CATALOGUED, MET, CycleRecord, InTree
 from ...text import plural, short
+from ...tunables import (
+    FACTORY_CHUNK,
+    GROW_CHUNK_TRIES,
+    GROW_CHUNKS,
+    GROW_PATIENCE,
+    GROW_STAGE,
+    KICK_CHUNK_TRIES,
+    KICK_CHUNKS,
+    KICK_EVERY,
+    KICK_FOUND,
+    KICK_NAMES,
+    KICK_STATES,
+    MOVE_NAMES,
+    PAD_BUDGET,
+    REACH_STATES,
+    SEED_CHUNK_FAIR,
+    SEED_CHUNK_TRIES,
+    SEED_FOUND,
+    SEED_PATIENCE,
+    SMALL_DECK_TRIES,
+)
 from ..base import PENDING, ChunkJob, Strategy
 from . import seeding
 from .progress import COLUMNS, KICKING, SEEDING, WALKING, tries_figures
 
-SEED_CHUNK_TRIES = 1 << 16  # random states per seeding chunk
-SEED_FOUND = 64  # cycles a seeding chunk keeps
-SEED_ROUNDS = 64  # seeding rounds of a run from nothing, at most
-GROW_CHUNKS = 2  # skeleton-and-pad chunks a round (each its own stream), for two workers
-SEED_PATIENCE = 8  # rounds in a row meeting nothing new that end the seeding, at least
-GROW_PATIENCE = 2  # the same for skeleton-and-pad rounds (minutes each on a large deck)
-GROW_CHUNK_TRIES = 1 << 21  # pad tries of a skeleton-and-pad piece (seconds on one core)
-GROW_STAGE = 4  # pieces of each lineage planned together, before the cycles are read back
-# random fair deals a random seeding chunk also plays (the fast kernels play them about
-# four times as fast as the general engine plays random states)
-SEED_CHUNK_FAIR = 4 * SEED_CHUNK_TRIES
-KICK_CHUNK_TRIES = 1 << 21  # kicks a kick chunk plays
-KICK_CHUNKS = 4  # kick chunks a kick round (kinds in turn)
-KICK_FOUND = 64  # new cycles a kick chunk keeps
-KICK_EVERY = 32  # a kick chunk after every this many walk chunks of a generation
-KICK_STATES = 8192  # states a kick chunk draws its kicks from, at most (a random sample)
-KICK_SAMPLE_PART = 2  # the chunk's stream (beside its kicks' own) that draws that sample
-REACH_STATES = 5_000_000  # budget of the backward search on each cycle catalogued
+KICK_SAMPLE_PART = 2  # the chunk's stream (beside its kicks' own) drawing its KICK_STATES sample
 FAMILY_EVERY = 10.0  # seconds between two readings of the family for the progress line
 
 
@@ -185,7 +189,7 @@ class FactoryStrategy(Strategy):
     """
 
     name = "factory"
-    default_chunk = 1 << 19  # move numbers per chunk (whole states)
+    default_chunk = FACTORY_CHUNK  # move numbers per chunk (whole states)
     unit = "tries"  # distinct states tried
     of_cycles = True
     counts_caps = False
@@ -196,18 +200,18 @@ class FactoryStrategy(Strategy):
     def prepare(cls, params: dict) -> dict:
         """The run's parameters with the factory's defaults (also the command line's)."""
         params = super().prepare(params)
-        params.setdefault("moves", list(moves.DEFAULT_MOVES))
-        params.setdefault("blocks", list(moves.DEFAULT_BLOCKS))
-        params.setdefault("exchanges", list(moves.DEFAULT_EXCHANGES))
+        params.setdefault("moves", list(tunables.DEFAULT_MOVES))
+        params.setdefault("blocks", list(tunables.DEFAULT_BLOCKS))
+        params.setdefault("exchanges", list(tunables.DEFAULT_EXCHANGES))
         params.setdefault("seed_chunks", 0)
         params.setdefault("seeding", "random")
         params.setdefault("seed_rounds", 1)
         params.setdefault("seed_fair_deals", SEED_CHUNK_FAIR)
         params.setdefault("grow_tries", GROW_CHUNK_TRIES)  # absent from older runs: whole chunks
-        params.setdefault("grow_budget", seeding.PAD_BUDGET)
-        params.setdefault("kicks", list(perturb.DEFAULT_KICKS))
-        params.setdefault("kick_moves", list(perturb.DEFAULT_KICK_MOVES))
-        params.setdefault("kick_shift", perturb.DEFAULT_KICK_SHIFT)
+        params.setdefault("grow_budget", PAD_BUDGET)
+        params.setdefault("kicks", list(tunables.DEFAULT_KICKS))
+        params.setdefault("kick_moves", list(tunables.DEFAULT_KICK_MOVES))
+        params.setdefault("kick_shift", tunables.DEFAULT_KICK_SHIFT)
         params.setdefault("kick_tries", KICK_CHUNK_TRIES)
         params.setdefault("until_idle", None)
         params.setdefault("kick_rounds", None)
@@ -221,9 +225,9 @@ class FactoryStrategy(Strategy):
 
     def __init__(self, params: dict):
         super().__init__(params)
-        self.config = moves.move_config(params.get("moves", moves.DEFAULT_MOVES),
-                                        params.get("blocks", moves.DEFAULT_BLOCKS),
-                                        params.get("exchanges", moves.DEFAULT_EXCHANGES))
+        self.config = moves.move_config(params.get("moves", tunables.DEFAULT_MOVES),
+                                        params.get("blocks", tunables.DEFAULT_BLOCKS),
+                                        params.get("exchanges", tunables.DEFAULT_EXCHANGES))
         self.cycles = self.game.cycle_game()  # how the run's game's states are played, written
         self.fast = self.players == 2 and self.cycles.masks  # tried states on the bitboard kernel
         self.store = None
@@ -316,7 +320,7 @@ class FactoryStrategy(Strategy):
                                          "items": [item]}))
         small.run_chunk(small.job(0, 16, {"phase": "seed", "known": []}))
         small.run_chunk(small.job(0, 16, {"phase": "kick", "known": [], "generation": 0,
-                                          "kick": perturb.KICK_NAMES[0], "items": [item]}))
+                                          "kick": KICK_NAMES[0], "items": [item]}))
         game.warm_up()
 
     def run_chunk(self, job: ChunkJob) -> ChunkSummary:
@@ -381,7 +385,7 @@ class FactoryStrategy(Strategy):
                                       int(self.params["grow_tries"]),
                                       int(self.params["grow_budget"]),
                                       small_tries=int(self.params.get(
-                                          "grow_small_tries", seeding.SMALL_TRIES)))
+                                          "grow_small_tries", SMALL_DECK_TRIES)))
         else:
             grown = seeding.skeleton_and_pad(self.deck, self.params["seed"], self.players,
                                              chunk=chunk)
@@ -403,7 +407,7 @@ class FactoryStrategy(Strategy):
         seeds = cycles.state_arrays([self.cycles.parse_state(item["state"]) for item in items], n,
                                     players)
         kick = work["kick"]
-        low, high = self.params.get("kick_moves", perturb.DEFAULT_KICK_MOVES)
+        low, high = self.params.get("kick_moves", tunables.DEFAULT_KICK_MOVES)
         config = perturb.kick_config(kick, int(low), int(high),
                                      int(self.params.get("kick_shift", 0)))
         found = cycles.new_kept(KICK_FOUND, n, players)
@@ -469,7 +473,7 @@ class FactoryStrategy(Strategy):
                                 for k in range(int(cursor[walk.X_LINKS]))})
         summary.move_stats = [
             {"move": name, "tries": int(stats[k, 0]), "loops": int(stats[k, 1]),
-             "cycles": int(stats[k, 2])} for k, name in enumerate(moves.MOVE_NAMES)]
+             "cycles": int(stats[k, 2])} for k, name in enumerate(MOVE_NAMES)]
         return summary
 
     def _catalogue(self, state, position: int, generation: int, recorder):

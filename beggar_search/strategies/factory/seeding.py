@@ -3,7 +3,7 @@
 1. Random states of a small, penalty-rich deck (up to 8 plain cards, 2 jacks and 3 of
    each other penalty value of the target deck) loop often: keep their cycles.
 2. Grow: insert one missing penalty card at every place of every state of those cycles
-   (either leader), keep what still loops, up to ``MAX_CYCLES`` cycles a size, until
+   (either leader), keep what still loops, up to ``GROW_MAX_CYCLES`` cycles a size, until
    every penalty card is in; when no penalty card alone keeps a loop, a penalty card
    with a plain card next to it, then a plain card, then two.
 3. Pad: insert the missing plain cards as one run in each hand, at every pair of
@@ -30,13 +30,15 @@ from ...cycles.kept import StateRows, new_kept, state_arrays, state_hands
 from ...cycles.perturb import random_state_cycles
 from ...engine.game import state_cycle
 from ...engine.random import chunk_stream
+from ...tunables import (
+    GROW_MAX_CYCLES,
+    GROW_MAX_STATES,
+    PAD_BUDGET,
+    PAD_WANT,
+    SMALL_DECK,
+    SMALL_DECK_TRIES,
+)
 
-MAX_CYCLES = 500  # cycles kept per deck size while growing
-MAX_STATES = 40_000  # states a growth step (or the padding) starts from
-SMALL = (8, 2, 3, 3, 3)  # the small deck: at most so many cards of each value
-SMALL_TRIES = 1 << 20  # random states of the small deck
-PAD_BUDGET = 50_000_000  # pad tries of a skeleton and pad, at most
-PAD_WANT = 16  # full-size cycles a padding (or a piece of one) keeps
 LINEAGE_PART = 3  # the random stream (beside a chunk's own) of a lineage's small deck
 
 
@@ -52,10 +54,10 @@ class Seeding:
 
 def _cycle_states(found, both_leaders: bool):
     """Every state of each found cycle (and, with ``both_leaders``, the other leader),
-    cycle after cycle until ``MAX_STATES``."""
+    cycle after cycle until ``GROW_MAX_STATES``."""
     states = []
     for hands, leader in found:
-        if len(states) >= MAX_STATES:
+        if len(states) >= GROW_MAX_STATES:
             break
         for cycle_hands, cycle_leader in state_cycle(hands, leader):
             states.append((cycle_hands, cycle_leader))
@@ -72,7 +74,7 @@ def _kept(found, kept):
             for k in range(kept)]
 
 
-def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = SMALL_TRIES,
+def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = SMALL_DECK_TRIES,
                    chunk: int = 0, part: int = 0) -> Seeding:
     """Steps 1 and 2: skeleton cycles of ``deck`` (every penalty card in, plain cards
     missing) grown from a small deck's cycles (random states from the stream of chunk
@@ -80,12 +82,12 @@ def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = S
     each skeleton cycle, none when growth stalled before every penalty card was in; ``steps`` lists
     (cards, cycles) per size reached."""
     target = list(deck.counts)
-    counts = [min(c, most) for c, most in zip(target, SMALL, strict=True)]
+    counts = [min(c, most) for c, most in zip(target, SMALL_DECK, strict=True)]
     result = Seeding()
     cards = np.repeat(np.arange(N_VALUES, dtype=np.uint8), counts)
     n = len(cards)
     met = random_state_cycles(chunk_stream(seed, chunk, part), cards, players,
-                              np.zeros(0, dtype=np.int64), small_tries, MAX_CYCLES)
+                              np.zeros(0, dtype=np.int64), small_tries, GROW_MAX_CYCLES)
     result.tries += met.tries
     result.loops += met.loops
     found = _kept(met, len(met.leaders))
@@ -112,7 +114,7 @@ def skeleton_states(found) -> list:
     return states + [(hands[::-1], (leader + 1) % 2) for hands, leader in states]
 
 
-def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int = SMALL_TRIES,
+def skeleton_and_pad(deck: Deck, seed: int, players: int = 2, small_tries: int = SMALL_DECK_TRIES,
                      pad_budget: int = PAD_BUDGET, want: int = PAD_WANT,
                      chunk: int = 0) -> Seeding:
     """Full-size cycle states of ``deck`` (two players), grown from a small deck's cycles
@@ -156,7 +158,7 @@ def pad_tries(sizes: np.ndarray, missing: int) -> np.ndarray:
 
 @functools.lru_cache(maxsize=4)
 def lineage_skeleton(spec: str, seed: int, players: int, lineage: int,
-                     small_tries: int = SMALL_TRIES) -> Skeleton:
+                     small_tries: int = SMALL_DECK_TRIES) -> Skeleton:
     """The skeleton of lineage ``lineage`` of the run seeded ``seed`` (its small deck's random
     states from the lineage's own stream), cached: the pieces of a lineage share it."""
     deck = Deck.parse(spec)
@@ -171,7 +173,7 @@ def lineage_skeleton(spec: str, seed: int, players: int, lineage: int,
 
 def pad_piece(deck: Deck, seed: int, players: int, lineage: int, piece: int,
               piece_tries: int, budget: int = PAD_BUDGET, want: int = PAD_WANT,
-              small_tries: int = SMALL_TRIES) -> Seeding:
+              small_tries: int = SMALL_DECK_TRIES) -> Seeding:
     """Piece ``piece`` of a lineage's skeleton and pad: the full-size cycles met padding the
     skeleton states whose padding starts within pad tries [piece x ``piece_tries``, (piece +
     1) x ``piece_tries``) and below ``budget`` (whole states, so a piece plays about
@@ -218,7 +220,7 @@ def _blocks(counts, target):
 
 def _grow(found, block, n: int, players: int, result: Seeding):
     states = _cycle_states(found, both_leaders=True)
-    out = new_kept(MAX_CYCLES, n + len(block), players)
+    out = new_kept(GROW_MAX_CYCLES, n + len(block), players)
     counts = np.zeros(2, dtype=np.int64)
     kept = grow.grow_one(state_arrays(states, n, players), np.array(block, dtype=np.uint8), out,
                          counts)
