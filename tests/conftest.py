@@ -147,6 +147,53 @@ HEAVY_FIRST = ("tests/strategies/test_factory.py", "tests/gpu/test_gpu.py",
                "tests/strategies/test_hunt.py", "tests/hostile/test_hostile_limits_and_streams.py")
 
 
+# Every workload of ``beggar-search compile --all`` compiled first, when a run is the suite (at
+# least ``PRECOMPILE_FROM`` tests): on a cold kernel cache the tests compiled on first use, one
+# worker's module fixture alone 169 CPU s (test_json_schema's commands) while the other
+# compiled some of the same kernels, and the two workers together spent 300 CPU s compiling
+# what ``compile --all`` compiles in 228.  Here each worker compiles its share, the workers in
+# parallel; on a warm cache each loads its share (about 1.5 s).  ``BEGGAR_TEST_PRECOMPILE=0``
+# leaves it to the tests.
+PRECOMPILE_FROM = 300
+# seconds of each workload on a cold cache, one after the other (compile --all, quiet, one
+# core): to share them out evenly
+WORKLOAD_SECONDS = {"search random": 37, "search random --players 3": 16,
+                    "search random --players 5": 6, "search random --game ers": 15,
+                    "search climb": 34, "search climb --game ers --slap-policy turn": 8,
+                    "search factory --ignore-known": 70}
+
+
+def shares(workloads, count: int) -> list[list]:
+    """``workloads`` shared out among ``count`` workers, the costliest first to the least
+    loaded (``WORKLOAD_SECONDS``, 40 s for a workload not in it: factory's other game), each
+    share in ``workloads``' order (a share's later workloads reuse its earlier kernels)."""
+    loads, chosen = [0.0] * count, [[] for _ in range(count)]
+    cost = {workload: WORKLOAD_SECONDS.get(" ".join(workload), 40 if "factory" in workload
+                                           else 3) for workload in workloads}
+    for workload in sorted(workloads, key=lambda w: -cost[w]):
+        least = loads.index(min(loads))
+        loads[least] += cost[workload]
+        chosen[least].append(workload)
+    return [sorted(share, key=workloads.index) for share in chosen]
+
+
+def pytest_collection_finish(session):
+    """Compile this worker's share of ``compile --all`` (see ``PRECOMPILE_FROM``)."""
+    if (len(session.items) < PRECOMPILE_FROM or session.config.option.collectonly
+            or os.environ.get("BEGGAR_TEST_PRECOMPILE") == "0"):
+        return
+    from cli_harness import run
+
+    from beggar_search.cli.compile import ALL_WORKLOADS
+
+    worker = getattr(session.config, "workerinput", None)
+    index, count = ((int(worker["workerid"].removeprefix("gw")), worker["workercount"])
+                    if worker else (0, 1))
+    for workload in shares(list(ALL_WORKLOADS), count)[index]:
+        ran = run("compile", *workload)
+        assert ran.returncode == 0, ran.output
+
+
 def pytest_collection_modifyitems(config, items):
     """Collect the ``HEAVY_FIRST`` modules' tests first (a stable sort: else as collected)."""
     rank = {path: number for number, path in enumerate(HEAVY_FIRST)}
