@@ -132,6 +132,18 @@ def at(curve: list[dict], tries: int) -> int:
     return max([p["groups"] for p in curve if p["tries"] <= tries], default=0)
 
 
+def reached(row: dict, tries: int) -> bool:
+    """Whether ``row``'s run says what it had found within ``tries``: it played that many,
+    or it had found every group before."""
+    return row["tries"] >= tries or row["stop"] == "all found"
+
+
+def at_cell(row: dict, tries: int) -> str:
+    """The table's cell at ``tries``: the groups found within them, or '-' where the run
+    stopped short of them (more tries might have found more)."""
+    return str(at(row["curve"], tries)) if reached(row, tries) else "-"
+
+
 def last_group(row: dict) -> dict | None:
     """The curve's point where the run's last new group came."""
     points = [p for p in row["curve"] if p["groups"] == row["groups"]]
@@ -156,7 +168,7 @@ def table(rows: list[dict]) -> str:
                 f" {row['deals']}/{row['deals_total']} |"
                 f" {'-' if first is None else f'{first:,}'} |"
                 f" {came} | "
-                + " | ".join(str(at(row["curve"], t)) for t in MILESTONES) +
+                + " | ".join(at_cell(row, t) for t in MILESTONES) +
                 f" | {row['tries']:,}, {row['cpu_seconds']:.1f} | {row['stop']} |")
         if len(mine) > 1:
             def median(values):
@@ -169,6 +181,7 @@ def table(rows: list[dict]) -> str:
                 f" {median([r['deals'] for r in mine]):g} | - |"
                 f" {f'{median(tries):,.0f}, {median(seconds):.1f}' if tries else '-'} | "
                 + " | ".join(f"{median([at(r['curve'], t) for r in mine]):g}"
+                             if all(reached(r, t) for r in mine) else "-"
                              for t in MILESTONES) +
                 f" | {median([r['tries'] for r in mine]):,.0f},"
                 f" {median([r['cpu_seconds'] for r in mine]):.1f} | - |")

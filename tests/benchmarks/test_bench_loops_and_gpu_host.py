@@ -63,3 +63,20 @@ def test_recall_in_tries_of_a_tiny_deck_and_its_table(tmp_path):
     lines = bench.table(rows).splitlines()
     assert lines[2].startswith(f"| `{deck}` | 1 | 2/2 | 12/12 | 9 | {rows[0]['tries']:,}, ")
     assert lines[4].startswith(f"| `{deck}` | median | 2 | 12 | - |")
+
+
+def test_the_recall_table_leaves_the_milestones_a_run_did_not_reach_blank():
+    """A run stopped by its CPU seconds before 1e9 tries says nothing of 1e9 (more tries
+    might have found more); one that found every group says its count at every milestone."""
+    bench = load("bench_loops")
+    curve = [{"tries": 5 * 10**7, "cpu_seconds": 100.0, "groups": 12, "deals": 18}]
+    row = {"deck": "camicia", "seed": 1, "groups": 12, "groups_total": 15, "deals": 18,
+           "deals_total": 162, "first_cycle_tries": 9 * 10**6, "curve": curve,
+           "tries": 3 * 10**8, "cpu_seconds": 1000.0, "stop": "cpu"}
+    done = {**row, "seed": 2, "groups": 15, "tries": 6 * 10**7, "stop": "all found",
+            "curve": [*curve, {**curve[0], "tries": 6 * 10**7, "groups": 15}]}
+    lines = bench.table([row, done]).splitlines()
+    cells = [line.split(" | ")[6:12] for line in lines[2:]]
+    assert cells[0] == ["0", "0", "0", "0", "12", "-"]
+    assert cells[1] == ["0", "0", "0", "0", "15", "15"]
+    assert cells[2] == ["0", "0", "0", "0", "13.5", "-"]  # the median: not every run reached it
