@@ -80,6 +80,7 @@ from .rules import (
 )
 
 MULTI = 1  # ``multi`` of the kernels below: any number, 2 to 4 players (None: 2 only)
+WIDE = 1  # ``wide`` of the kernels below: any number of penalty cards (None: MAX_VALUED at most)
 LONG_TRICKS = 1500  # past this many tricks a game is replayed by the general engine
 LOW32 = np.int64(0xFFFFFFFF)
 DRAW_PLACES, DRAW_SHUFFLE = 0, 1  # how random_chunk draws its deals (see the docstring)
@@ -253,14 +254,16 @@ def _refill(state, index, pens, los, his, firsts, starts, n, total, leader, pack
 
 
 @kernel
-def _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed):
+def _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed, wide=WIDE):
     """Play deals 0..n-1 (masks, hand 1's size ``firsts``, cards and tricks already played
     ``starts``; index n a dummy deal); packed results per deal.  A deck of more than
     ``MAX_VALUED`` penalty cards (every deal holds all of the deck's) plays in the wide
-    lockstep."""
-    if n > 0 and popcount(pens[0]) > MAX_VALUED:
-        _play_block_wide(pens, los, his, firsts, starts, n, total, leader, limit, packed)
-        return
+    lockstep; ``wide`` None: the deck has no more (``wide_for``), and the wide lockstep is
+    left out of the compiled kernel (a branch on None that Numba prunes, as ``multi``'s)."""
+    if wide is not None:
+        if n > 0 and popcount(pens[0]) > MAX_VALUED:
+            _play_block_wide(pens, los, his, firsts, starts, n, total, leader, limit, packed)
+            return
     prefer_wide_vectors()
     state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
     index = np.zeros(LANES, dtype=np.int64)
@@ -649,19 +652,20 @@ def record_played(pens, los, his, size, base, split, leader, max_tricks, scratch
 
 
 @kernel
-def play_block(pens, los, his, n, split, leader, limit, packed, multi=MULTI):
+def play_block(pens, los, his, n, split, leader, limit, packed, multi=MULTI, wide=WIDE):
     """Play deals 0..n-1 between the hands of ``split`` (2 to 4, none empty); packed results.
 
     With 3 or 4 players, ``bitboard_multi`` plays each game until two players are left in;
     the lockstep plays those ends from there.  ``multi`` None: ``split`` is 2 players, and
     the 3- and 4-player code is left out of the compiled kernel (a branch on None that
     Numba prunes when it compiles: a cold 2-player search compiles a fifth less).
+    ``wide``: see ``_play_block``.
     """
     total = split.sum()
     if multi is None or split.shape[0] == 2:
         firsts = np.full(n + 1, split[0], dtype=np.int64)
         starts = np.zeros(n + 1, dtype=np.int64)
-        _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed)
+        _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed, wide)
         return
     ends = bitboard_multi.new_ends(n)
     count = bitboard_multi.play_block(pens, los, his, n, split, leader, limit, packed, ends)
@@ -669,7 +673,8 @@ def play_block(pens, los, his, n, split, leader, limit, packed, multi=MULTI):
         e_pens, e_los, e_his, firsts, starts, _, _, e_packed = ends
         for array in (e_pens, e_los, e_his, firsts, starts):
             array[count] = array[0]  # the dummy deal
-        _play_block(e_pens, e_los, e_his, firsts, starts, count, total, 0, limit, e_packed)
+        _play_block(e_pens, e_los, e_his, firsts, starts, count, total, 0, limit, e_packed,
+                    wide)
         bitboard_multi.merge_ends(ends, count, packed)
 
 
@@ -687,6 +692,13 @@ def multi_for(split) -> int | None:
     """The kernels' ``multi`` for hands of ``split``: None for 2 players (the kernel then
     compiles without the 3- and 4-player code), ``MULTI`` otherwise."""
     return None if len(split) == 2 else MULTI
+
+
+def wide_for(cards) -> int | None:
+    """The kernels' ``wide`` for deals of ``cards`` (a deal's or the deck's card values):
+    None where their penalty cards fit one word (the kernel then compiles without the wide
+    lockstep), ``WIDE`` otherwise."""
+    return None if np.count_nonzero(cards) <= MAX_VALUED else WIDE
 
 
 class _Blocks:
@@ -713,14 +725,15 @@ def _next_block(progress, n_deals):
 
 
 @kernel
-def _record_block(masks, split, max_tricks, scratch, progress, recorder, multi):
+def _record_block(masks, split, max_tricks, scratch, progress, recorder, multi, wide):
     """Play the block just filled (``progress[1]`` 0) and record the block in flight from
     ``progress`` on: (the recorder, the position of a game the fast path does not finish,
     or -1 when the block is all recorded)."""
     pens, los, his = masks
     base, start, size = progress[0], progress[1], progress[2]
     if start == 0:
-        play_block(pens, los, his, size, split, 0, fast_limit(max_tricks), scratch[3], multi)
+        play_block(pens, los, his, size, split, 0, fast_limit(max_tricks), scratch[3], multi,
+                   wide)
     recorder, stop = _record_from(pens, los, his, size, start, base, scratch, recorder)
     progress[1] = stop + 1 if stop < size else size
     return recorder, base + stop if stop < size else -1
@@ -728,7 +741,7 @@ def _record_block(masks, split, max_tricks, scratch, progress, recorder, multi):
 
 @kernel
 def _random_blocks(stream, n_deals, split, draw, max_tricks, recorder, draws, masks, scratch,
-                   progress, multi):
+                   progress, multi, wide):
     """``random_chunk``'s blocks from ``progress`` on (``draws``: what ``fill_random`` keeps
     from block to block); stops at a game the fast path does not finish: (the recorder,
     that game's position), or -1 when the chunk is done."""
@@ -742,7 +755,7 @@ def _random_blocks(stream, n_deals, split, draw, max_tricks, recorder, draws, ma
         elif size == 0:
             break
         recorder, position = _record_block(masks, split, max_tricks, scratch, progress,
-                                           recorder, multi)
+                                           recorder, multi, wide)
     return recorder, position
 
 
@@ -756,10 +769,11 @@ def _replaying(blocks, split, max_tricks, scratch, recorder):
         recorder = replay_long(position, split, 0, max_tricks, scratch, recorder)
 
 
-def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorder, multi=MULTI):
+def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorder, multi=MULTI,
+                 wide=WIDE):
     """Play ``n_deals`` uniformly random deals of the deck ``sorted_cards`` between the
-    hands of ``split`` (player 1 leads), drawn from ``stream`` by ``draw``; ``multi``: see
-    ``play_block`` (``multi_for`` gives it).
+    hands of ``split`` (player 1 leads), drawn from ``stream`` by ``draw``; ``multi`` and
+    ``wide``: see ``play_block`` (``multi_for`` and ``wide_for`` give them).
 
     Same semantics and recorder as ``batch.random_chunk`` (positions 0..n_deals-1); with
     DRAW_SHUFFLE the deals are the ones ``batch.random_chunk`` plays.
@@ -770,13 +784,13 @@ def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorde
     return _replaying(
         lambda recorder: _random_blocks(stream, n_deals, split, draw, max_tricks, recorder,
                                         draws, blocks.masks, blocks.scratch, blocks.progress,
-                                        multi),
+                                        multi, wide),
         split, max_tricks, blocks.scratch, recorder)
 
 
 @kernel
 def _enumerated_blocks(sequence, n_deals, split, max_tricks, recorder, masks, scratch,
-                       progress, multi):
+                       progress, multi, wide):
     """``enumerate_chunk``'s blocks from ``progress`` on, as ``_random_blocks``."""
     pens, los, his = masks
     position = -1
@@ -787,24 +801,25 @@ def _enumerated_blocks(sequence, n_deals, split, max_tricks, recorder, masks, sc
         elif size == 0:
             break
         recorder, position = _record_block(masks, split, max_tricks, scratch, progress,
-                                           recorder, multi)
+                                           recorder, multi, wide)
     return recorder, position
 
 
-def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder, multi=MULTI):
+def enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder, multi=MULTI,
+                    wide=WIDE):
     """Play ``n_deals`` consecutive deals in index order from ``first_sequence``
-    as ``batch.enumerate_chunk``; ``multi``: see ``play_block``."""
+    as ``batch.enumerate_chunk``; ``multi`` and ``wide``: see ``play_block``."""
     blocks = _Blocks(len(first_sequence), len(split))
     sequence = first_sequence.copy()
     return _replaying(
         lambda recorder: _enumerated_blocks(sequence, n_deals, split, max_tricks, recorder,
                                             blocks.masks, blocks.scratch, blocks.progress,
-                                            multi),
+                                            multi, wide),
         split, max_tricks, blocks.scratch, recorder)
 
 
 @kernel
-def _play_fast(sequences, split, leader, max_tricks, results, pending, multi):
+def _play_fast(sequences, split, leader, max_tricks, results, pending, multi, wide):
     """``play_sequences``' fast path: each deal's row, but for those too long for it, whose
     indices go to ``pending``; returns how many."""
     total = sequences.shape[1]
@@ -817,7 +832,7 @@ def _play_fast(sequences, split, leader, max_tricks, results, pending, multi):
         for i in range(size):
             pens[i], los[i], his[i] = masks_from(sequences[base + i], 0, 0, 0, 0)
         pens[size], los[size], his[size] = pens[0], los[0], his[0]
-        play_block(pens, los, his, size, split, leader, limit, packed, multi)
+        play_block(pens, los, his, size, split, leader, limit, packed, multi, wide)
         for i in range(size):
             if not _write_row(packed[i], total, results[base + i]):
                 pending[count] = base + i
@@ -844,14 +859,14 @@ def warm_long(sorted_cards, split, max_tricks) -> None:
                split, 0, max_tricks, np.zeros((1, RESULT_LEN), dtype=np.int64))
 
 
-def play_sequences(sequences, split, leader, max_tricks, results, multi=MULTI):
+def play_sequences(sequences, split, leader, max_tricks, results, multi=MULTI, wide=WIDE):
     """Play deals (rows of card values, hand 1 then hand 2) as ``rules.play_sequences``;
-    ``multi``: see ``play_block``."""
+    ``multi`` and ``wide``: see ``play_block``."""
     if split.min() == 0:  # an empty hand: not the fast path's
         rules.play_sequences(sequences, split, leader, max_tricks, results)
         return
     pending = np.zeros(len(sequences), dtype=np.int64)
-    count = _play_fast(sequences, split, leader, max_tricks, results, pending, multi)
+    count = _play_fast(sequences, split, leader, max_tricks, results, pending, multi, wide)
     if count:
         _play_long(sequences, pending[:count], split, leader, max_tricks, results)
 
@@ -876,4 +891,4 @@ def generate(stream: np.ndarray, n_deals: int, sorted_cards: np.ndarray,
 
 
 __all__ = ["DRAW_PLACES", "DRAW_SHUFFLE", "enumerate_chunk", "generate", "multi_for", "next_deal",
-           "play_sequences", "play_splits", "random_chunk", "warm_long"]
+           "play_sequences", "play_splits", "random_chunk", "warm_long", "wide_for"]

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from ..cards.deck import STANDARD, Deck
 from ..tunables import BITBOARD_CHUNK
 from . import batch, bitboard, ers, rules
-from .bitboard import DRAW_PLACES, DRAW_SHUFFLE, multi_for
+from .bitboard import DRAW_PLACES, DRAW_SHUFFLE, multi_for, wide_for
 
 RANDOM, ENUMERATE, SEQUENCES = "random", "enumerate", "sequences"
 BMN_KERNELS, ERS_KERNELS = "bmn", "ers"  # the cards each kernel plays: ``Kernel.game``
@@ -83,24 +83,27 @@ def _bitboard_fits(deck: Deck, players: int) -> bool:
 
 
 def _places_random(stream, n_deals, deck, split, max_tricks, recorder):
-    return bitboard.random_chunk(stream, n_deals, deck.sorted_cards(), split, DRAW_PLACES,
-                                 max_tricks, recorder, multi_for(split))
+    cards = deck.sorted_cards()
+    return bitboard.random_chunk(stream, n_deals, cards, split, DRAW_PLACES, max_tricks,
+                                 recorder, multi_for(split), wide_for(cards))
 
 
 def _bitboard_enumerate(first_sequence, n_deals, split, max_tricks, recorder):
     return bitboard.enumerate_chunk(first_sequence, n_deals, split, max_tricks, recorder,
-                                    multi_for(split))
+                                    multi_for(split), wide_for(first_sequence))
 
 
 def _bitboard_sequences(sequences, split, max_tricks, rows):
-    bitboard.play_sequences(sequences, split, 0, max_tricks, rows, multi_for(split))
+    bitboard.play_sequences(sequences, split, 0, max_tricks, rows, multi_for(split),
+                            wide_for(sequences[0] if len(sequences) else sequences))
 
 
 def _general_random(stream, n_deals, deck, split, max_tricks, recorder):
     """The general engine's draw (the whole deck shuffled), played by the fastest kernel."""
     if _bitboard_fits(deck, len(split)):
-        return bitboard.random_chunk(stream, n_deals, deck.sorted_cards(), split, DRAW_SHUFFLE,
-                                     max_tricks, recorder, multi_for(split))
+        cards = deck.sorted_cards()
+        return bitboard.random_chunk(stream, n_deals, cards, split, DRAW_SHUFFLE, max_tricks,
+                                     recorder, multi_for(split), wide_for(cards))
     return batch.random_chunk(stream, n_deals, deck.sorted_cards(), split, max_tricks, recorder)
 
 

@@ -12,7 +12,7 @@ from published import CASELLA
 from beggar_search import Deal, Deck
 from beggar_search.cards.deck import STANDARD, unrank_sequence
 from beggar_search.engine import batch, bitboard, bits, rules
-from beggar_search.engine.bitboard import DRAW_PLACES, DRAW_SHUFFLE
+from beggar_search.engine.bitboard import DRAW_PLACES, DRAW_SHUFFLE, multi_for, wide_for
 from beggar_search.engine.bits import PACK, PACK_MASK, S_LONG, S_WIN1
 from beggar_search.engine.random import chunk_stream
 
@@ -85,7 +85,8 @@ def test_random_places_chunk_matches_general_engine(spec, players, max_tricks, t
     stream = chunk_stream(seed_of(spec, players, max_tricks), 3)
     deals = bitboard.generate(stream.copy(), N_DEALS, deck.sorted_cards())
     fast = bitboard.random_chunk(stream, N_DEALS, deck.sorted_cards(), split, DRAW_PLACES,
-                                 max_tricks, batch.new_recorder(top_k, deck.size))
+                                 max_tricks, batch.new_recorder(top_k, deck.size),
+                                 multi_for(split), wide_for(deck.sorted_cards()))  # as a search
     assert_same_summary(fast, general_recorder(deals, split, max_tricks, top_k), players)
     after = chunk_stream(seed_of(spec, players, max_tricks), 3)
     bitboard.generate(after, N_DEALS, deck.sorted_cards())
@@ -116,9 +117,21 @@ def test_enumerated_chunk_matches_general_engine(spec, players):
     for start in sorted(starts):
         first = unrank_sequence(start, deck)
         count = min(N_DEALS, total - start)
-        fast = bitboard.enumerate_chunk(first, count, split, 0, batch.new_recorder(20, deck.size))
+        fast = bitboard.enumerate_chunk(first, count, split, 0, batch.new_recorder(20, deck.size),
+                                        multi_for(split), wide_for(first))  # as a search
         general = batch.enumerate_chunk(first, count, split, 0, batch.new_recorder(20, deck.size))
         assert_same_summary(fast, general, players)
+
+
+def test_the_wide_lockstep_is_left_out_only_where_the_deck_fits_one_word():
+    """``wide_for``: None (the kernels compile without the wide lockstep) for decks of at most
+    ``MAX_VALUED`` penalty cards, the wide lockstep kept for more; the tests above play both
+    through it as a search does."""
+    assert bitboard.wide_for(Deck.parse("standard").sorted_cards()) is None
+    assert bitboard.wide_for(Deck.parse("plain=32,J=8,Q=8,K=8,A=8").sorted_cards()) is None
+    assert bitboard.wide_for(Deck.parse("plain=10,J=10,Q=10,K=10,A=10").sorted_cards()) == (
+        bitboard.WIDE)
+    assert bitboard.MAX_VALUED == 32
 
 
 def test_next_deal_steps_through_every_index():
