@@ -61,7 +61,7 @@ def workload_steps(spec: str, source: str, draw, block: int):
 
     def play_block() -> None:  # the device's part, here on the CPU: untimed
         bitboard.play_block(pens, los, his, block, split, 0, bitboard.fast_limit(0), scratch[3],
-                            bitboard.multi_for(split))
+                            bitboard.multi_for(split), bitboard.wide_for(cards))
 
     return draw_block, record_block, play_block
 

@@ -49,12 +49,14 @@ def main() -> int:
     cards = STANDARD.sorted_cards()
     two = np.array([26, 26], dtype=np.int64)
     figures = {"sweep": best(lambda: bitboard.random_chunk(
-        chunk_stream(3, 0), n, cards, two, DRAW_PLACES, 0, batch.new_recorder(100, 52), None),
+        chunk_stream(3, 0), n, cards, two, DRAW_PLACES, 0, batch.new_recorder(100, 52), None,
+        bitboard.wide_for(cards)),
         n, args.rounds)}
     deals = bitboard.generate(chunk_stream(4, 0), n, cards)
     rows = np.zeros((n, RESULT_LEN), dtype=np.int64)
     figures["climber (play_sequences)"] = best(
-        lambda: bitboard.play_sequences(deals, two, 0, 0, rows, None), n, args.rounds)
+        lambda: bitboard.play_sequences(deals, two, 0, 0, rows, None, bitboard.wide_for(cards)),
+        n, args.rounds)
     checks = [int(rows.sum())]
     small = Deck.parse(SMALL).sorted_cards()
     total = small.shape[0]

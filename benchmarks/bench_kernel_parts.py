@@ -67,9 +67,11 @@ def parts(deals: int) -> dict:
                              his[b], BLOCK)
     draw = cpu() - start
     limit = bitboard.fast_limit(0)
+    wide = bitboard.wide_for(sorted_cards)  # as a search plays the deck
     start = cpu()
     for b in range(n_blocks):
-        bitboard.play_block(pens[b], los[b], his[b], BLOCK, split, 0, limit, packed[b], None)
+        bitboard.play_block(pens[b], los[b], his[b], BLOCK, split, 0, limit, packed[b], None,
+                            wide)
     play = cpu() - start
     scratch = bitboard.new_scratch(total, 2, BLOCK)
     recorder = batch.new_recorder(100, total)
@@ -82,7 +84,7 @@ def parts(deals: int) -> dict:
     recorder = batch.new_recorder(100, total)
     start = cpu()
     bitboard.random_chunk(chunk_stream(1, 0), n, sorted_cards, split, DRAW_PLACES, 0, recorder,
-                          None)
+                          None, wide)
     whole = cpu() - start
     return {"draw": n / draw, "play": n / play, "record": n / record, "whole": n / whole,
             "n": n}

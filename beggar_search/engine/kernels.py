@@ -95,16 +95,16 @@ def _bitboard_enumerate(first_sequence, n_deals, split, max_tricks, recorder):
 
 def _bitboard_sequences(sequences, split, max_tricks, rows):
     bitboard.play_sequences(sequences, split, 0, max_tricks, rows, multi_for(split),
-                            wide_for(sequences[0] if len(sequences) else sequences))
+                            wide_for(sequences[:1]))  # every deal holds the deck's cards
 
 
 def _general_random(stream, n_deals, deck, split, max_tricks, recorder):
     """The general engine's draw (the whole deck shuffled), played by the fastest kernel."""
+    cards = deck.sorted_cards()
     if _bitboard_fits(deck, len(split)):
-        cards = deck.sorted_cards()
         return bitboard.random_chunk(stream, n_deals, cards, split, DRAW_SHUFFLE, max_tricks,
                                      recorder, multi_for(split), wide_for(cards))
-    return batch.random_chunk(stream, n_deals, deck.sorted_cards(), split, max_tricks, recorder)
+    return batch.random_chunk(stream, n_deals, cards, split, max_tricks, recorder)
 
 
 def _general_sequences(sequences, split, max_tricks, rows):
