@@ -230,13 +230,18 @@ class ResultsFile:
 
         Then the file alone, moved or copied after a kill -9 without its ``-wal``, is at most
         that far behind (``resume`` plays the rest).  Best effort: a busy file is left as it is.
+        A checkpoint that could not copy the whole log (another process reading an older
+        snapshot, such as a ``show`` while the search runs) is tried again at the next call,
+        not a second later: else the run created just before could stay only in the log.
         """
         now = time.monotonic()
         if not force and now - self.checkpointed < CHECKPOINT_EVERY:
             return
         self.checkpointed = now
         with contextlib.suppress(sqlite3.Error):
-            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            busy, logged, copied = self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if busy or copied < logged:
+                self.checkpointed = -math.inf
 
     def _connect(self) -> None:
         """Open the connection, once no other name of the file is in use (``NameLock``)."""
