@@ -33,6 +33,13 @@ CLIMB_CHUNKS = 8  # random deals per chunk: this many of a random search's (docs
 EXTENSION_ROUNDS = 16
 SMALLEST_CHUNK = 1024  # random deals a chunk plays at the least (a budget's rounds allowing)
 DEFAULT_EXTEND = 8  # parents extended per chunk
+# a run of ``--deals`` B whose chunk is sized from B (smaller than the default chunk), without
+# ``--extend``, extends more parents a chunk: the longest first, at least DEFAULT_EXTEND, at
+# most MOST_EXTEND, and more than DEFAULT_EXTEND only while that chunk's backward searches
+# hold fewer than EXTENSION_STATES states in all (a small deck's closures are small: it
+# extends MOST_EXTEND; the standard deck's about 16; docs/records.md)
+EXTENSION_STATES = 1 << 18
+MOST_EXTEND = 64
 DEFAULT_CLOSURE_STATES = 200_000  # budget of each parent's backward search
 DEFAULT_DEEPEST = 64  # fair deals played per backward search: the longest in tricks
 

@@ -58,6 +58,7 @@ import argparse
 import contextlib
 import io
 import json
+import resource
 import sys
 import tempfile
 import time
@@ -143,6 +144,7 @@ class Truth:
     family: list[int]  # each truth deal's family number
     longest: int
     touching: int = 0  # fair deals in the families of the longest games and their mirrors
+    members: frozenset = frozenset()  # those deals (card sequences as bytes)
 
     @classmethod
     def of(cls, data: dict, size: int = TRUTH) -> Truth:
@@ -155,10 +157,11 @@ class Truth:
             raise SystemExit(f"{deck.spec}: the census's {CENSUS_TOP} games are all tied")
         deals = [Deal.parse(deal, deck) for deal, _ in chosen]
         keys = {bytes(d.sequence): i for i, d in enumerate(deals)}
+        members = touching([d for d, (_, c) in zip(deals, chosen, strict=True)
+                            if c == chosen[0][1]], deck)
         return cls(deck, int(data["deals"]), keys, [c for _, c in chosen],
-                   families([d.hands for d in deals]), chosen[0][1],
-                   len(touching([d for d, (_, c) in zip(deals, chosen, strict=True)
-                                 if c == chosen[0][1]], deck)))
+                   families([d.hands for d in deals]), chosen[0][1], len(members),
+                   frozenset(members))
 
     def touch_bound(self, games: int) -> float:
         """The chance that ``games`` random fair deals meet a longest game's family or its
@@ -236,6 +239,7 @@ class Outcome:
     found: dict[int, int] = field(default_factory=dict)  # truth place -> game index
     to_longest: int | None = None  # games played when a longest game was first met
     cpu_to_longest: float | None = None
+    touches: int | None = None  # random deals of the run in the longest game's family or mirror
 
 
 def run_search(method: str, truth: Truth, budget: int, seed: int, chunks: int,
@@ -275,9 +279,20 @@ def run_search(method: str, truth: Truth, budget: int, seed: int, chunks: int,
     return outcome
 
 
-def run_as_typed(method: str, truth: Truth, budget: int, seed: int, folder: Path) -> Outcome:
+def _cpu_with_children() -> float:
+    """CPU seconds of this process and of its children that have ended."""
+    own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                          resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def run_as_typed(method: str, truth: Truth, budget: int, seed: int, folder: Path,
+                 typed: tuple[str, ...] = (), touches: bool = False) -> Outcome:
     """The command exactly as a user types it: ``search METHOD --deck D --deals B --workers 1
-    --seed S`` (every other setting the command's default), scored from the results file it
+    --seed S`` and the words ``typed`` (none: every other setting the command's default),
+    with ``touches`` its random deals of the longest game's family counted (a replay whose
+    leaderboard holds a whole chunk: slow past chunks of some 20,000 deals), scored from the
+    results file it
     writes: its leaderboard (``--top``'s default 100 places) against the truth.  The
     climber's extension games come on top of the budget's random deals, as on the command
     line; ``games`` counts every game it played."""
@@ -285,17 +300,20 @@ def run_as_typed(method: str, truth: Truth, budget: int, seed: int, folder: Path
 
     db = folder / f"{method}-{seed}.sqlite"
     args = ["search", method, "--deck", truth.deck.spec, "--deals", str(budget),
-            "--workers", "1", "--seed", str(seed), "--db", str(db), "--quiet"]
-    started = time.process_time()
+            "--workers", "1", "--seed", str(seed), "--db", str(db), "--quiet", *typed]
+    started = _cpu_with_children()
     try:
         with contextlib.redirect_stdout(io.StringIO()):  # the command's summary
             command(args)
     except SystemExit as end:
         if end.code:
             raise
-    outcome = Outcome(method, seed, budget, cpu=time.process_time() - started)
+    # the command's CPU: this process's and its worker process's (reaped when the run ends)
+    outcome = Outcome(method, seed, budget, cpu=_cpu_with_children() - started)
     with Store(db) as store:
         run = store.runs()[-1]
+        if touches:
+            outcome.touches = random_touches(truth, run.strategy, run.params)
         outcome.games = run.deals
         for game in store.games(run.id, "longest"):
             cards = int(game["cards"])
@@ -308,6 +326,20 @@ def run_as_typed(method: str, truth: Truth, budget: int, seed: int, folder: Path
                     outcome.to_longest = int(game["number"]) + 1
     db.unlink()
     return outcome
+
+
+def random_touches(truth: Truth, method: str, params: dict) -> int:
+    """How many of a run's random deals (its stored parameters: seed, chunk size, deals) are
+    deals of the longest game's family or of its mirror family: replayed chunk by chunk."""
+    strategy = strategy_for(method, params)
+    count = 0
+    for job in strategy.plan(set()):
+        recorder = strategy.engine.random_chunk(chunk_stream(params["seed"], job.chunk),
+                                                job.deals, new_recorder(job.deals,
+                                                                        truth.deck.size))
+        _, _, deals = leaderboard(recorder)
+        count += sum(bytes(deal) in truth.members for deal in deals)
+    return count
 
 
 def _mean(values) -> float | None:
@@ -327,12 +359,19 @@ def summarise(truth: Truth, method: str, fraction: float, outcomes: list[Outcome
         "families": _mean(len({truth.family[p] for p in o.found}) for o in outcomes),
         "found_longest": sum(o.to_longest is not None for o in outcomes),
         "touch_bound": len(outcomes) * truth.touch_bound(outcomes[0].budget),
+        "seeds_touched": (None if any(o.touches is None for o in outcomes)
+                          else sum(o.touches > 0 for o in outcomes)),
         "deals_to_longest": _mean(o.to_longest for o in outcomes),
         "cpu_to_longest": _mean(o.cpu_to_longest for o in outcomes),
         "best": _mean(o.best for o in outcomes),
         "games_per_cpu_s": sum(o.games for o in outcomes) / max(1e-9, sum(o.cpu for o in outcomes)),
         "runs": [asdict(o) for o in outcomes],
     }
+
+
+def _met(row: dict) -> str:
+    """``; N met``: the seeds whose random deals met the longest game's family, where known."""
+    return "" if row.get("seeds_touched") is None else f"; {row['seeds_touched']} met"
 
 
 def _figure(value, form: str) -> str:
@@ -351,7 +390,7 @@ def markdown(rows: list[dict]) -> str:
             f" ({r['truth_families']}) | {r['longest_cards']} | {r['method']} |"
             f" {r['fraction']:g} ({r['budget']:,}) | {r['recall']:.2f} |"
             f" {r['families']:.2f} | {r['found_longest']}/{r['seeds']}"
-            f" ({r['touch_bound']:.1f}) |"
+            f" ({r['touch_bound']:.1f}{_met(r)}) |"
             f" {_figure(r['deals_to_longest'], ',.0f')} | {_figure(r['cpu_to_longest'], '.2f')} |"
             f" {r['best']:.0f} | {r['games_per_cpu_s']:,.0f} |")
     return "\n".join(lines)
@@ -370,8 +409,11 @@ def goal_lines(rows: list[dict]) -> list[str]:
             met = (high["found_longest"] * 8 >= 7 * high["seeds"]
                    and mid["found_longest"] * 2 >= mid["seeds"])
             near = high["found_longest"] >= 0.9 * high["touch_bound"]
+            touched = ("" if high.get("seeds_touched") is None else
+                       f" (its family met by a random deal in {high['seeds_touched']} seeds)")
             lines.append(f"{method} {deck}: longest at 1e-2 in {high['found_longest']}/"
-                         f"{high['seeds']}, at 1e-3 in {mid['found_longest']}/{mid['seeds']}:"
+                         f"{high['seeds']}{touched}, at 1e-3 in {mid['found_longest']}/"
+                         f"{mid['seeds']}:"
                          f" goal {'met' if met else 'not met'} (touch bound"
                          f" {high['touch_bound']:.1f} and {mid['touch_bound']:.1f}); at 1e-2"
                          f" {'within' if near else 'not within'} 10% of the touch bound")
@@ -404,7 +446,9 @@ def score(args) -> None:
             for method in args.method or METHODS:
                 if args.defaults:
                     with tempfile.TemporaryDirectory() as folder:
-                        outcomes = [run_as_typed(method, truth, budget, seed, Path(folder))
+                        typed = tuple(args.typed or ()) if method == "climb" else ()
+                        outcomes = [run_as_typed(method, truth, budget, seed, Path(folder),
+                                                 typed, args.touches)
                                     for seed in range(1, seeds + 1)]
                 else:
                     outcomes = [run_search(method, truth, budget, seed, args.chunks, settings)
@@ -421,7 +465,8 @@ def score(args) -> None:
     load = " ".join(f"{x:.2f}" for x in __import__("os").getloadavg())
     how = ("the commands as a user types them (--deck, --deals, --workers 1, --seed; every "
            "other setting its default; games past the budget credited: the climber's "
-           "extension comes on top)" if args.defaults else
+           "extension comes on top)" + (f"; the climber's command with {' '.join(args.typed)}"
+                                        if args.typed else "") if args.defaults else
            f"climber settings {settings or 'defaults'}, {args.chunks} chunks a budget")
     text = f"{table}\n\n{goals}\n\n{how}; load average {load}\n"
     if not args.json:
@@ -579,6 +624,12 @@ def main(argv=None) -> None:
     table.add_argument("--defaults", action="store_true",
                        help="score each command as a user types it (--deck, --deals, "
                             "--workers 1, --seed), not the benchmark's chunks and cut")
+    table.add_argument("--typed", action="append", metavar="WORD",
+                       help="with --defaults: a word added to the climber's command as typed "
+                            "(--typed=--extend --typed=64)")
+    table.add_argument("--touches", action="store_true",
+                       help="with --defaults: count each run's random deals of the longest "
+                            "game's family (replayed; slow for chunks past ~20,000 deals)")
     table.add_argument("--json", action="store_true")
     table.add_argument("--out", default=None, help="also write the table here")
     table.set_defaults(handler=score)

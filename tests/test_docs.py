@@ -107,6 +107,12 @@ def tunables_in_the_guide():
         ("factory.md", f"at most {figure(t.KICK_STATES)}\nstates"),
         ("factory.md", f"each seeding chunk plays {figure(t.SEED_CHUNK_TRIES)} random states"),
         ("factory.md", f"then {figure(t.SEED_CHUNK_FAIR)} random fair deals"),
+        ("climb.md", f"`--extend` longest games (default {t.DEFAULT_EXTEND}; a run of `--deals`"
+                     f" without `--chunk-size` or `--extend` extends more, up to"
+                     f" {t.MOST_EXTEND}, while the chunk's backward searches hold fewer than"
+                     f" {t.EXTENSION_STATES:,} states"),
+        ("records.md", f"at least {t.DEFAULT_EXTEND} parents and at most {t.MOST_EXTEND}"),
+        ("records.md", f"{t.EXTENSION_STATES:,} states"),
     ]
 
 

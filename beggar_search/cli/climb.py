@@ -6,7 +6,13 @@ import click
 from click.core import ParameterSource
 
 from ..cards.deck import DeckError
-from ..tunables import DEFAULT_CLOSURE_STATES, DEFAULT_DEEPEST, DEFAULT_EXTEND
+from ..tunables import (
+    DEFAULT_CLOSURE_STATES,
+    DEFAULT_DEEPEST,
+    DEFAULT_EXTEND,
+    EXTENSION_STATES,
+    MOST_EXTEND,
+)
 from .common import COUNT, STATES, TOP, UserError, deck_option
 from .game import game_options
 from .options import search_options
@@ -21,8 +27,11 @@ from .search import launch, players_option, run_params
               help="Also extend this deal (notation as in `play`), in the first chunk.")
 @deck_option
 @players_option
-@click.option("--extend", type=TOP, default=DEFAULT_EXTEND, show_default=True,
-              help="Longest deals of each chunk extended backwards (at most --top's limit).")
+@click.option("--extend", type=TOP, default=None,
+              help=f"Longest deals of each chunk extended backwards (at most --top's limit) "
+                   f"[default: {DEFAULT_EXTEND}; a run of --deals whose chunk is sized from "
+                   f"them extends more, up to {MOST_EXTEND}, while the chunk's backward "
+                   f"searches hold fewer than {EXTENSION_STATES:,} states].")
 @click.option("--closure-states", type=STATES, default=DEFAULT_CLOSURE_STATES,
               show_default=True, help="States each backward search may hold.")
 @click.option("--deepest", type=click.IntRange(0, 10**9), default=DEFAULT_DEEPEST,

@@ -150,6 +150,7 @@ WHOLE_SETTINGS = {
     "deals": (1, None, True),  # an enumeration of every deal may pass 2**63...
     "start": (0, None, False),  # ...and so may its first deal index
     "extend": (0, INT64_SAFE, True), "closure_states": (1, INT64_SAFE, True),
+    "extension_states": (0, INT64_SAFE, True), "extend_most": (0, INT64_SAFE, True),
     "deepest": (0, INT64_SAFE, True), "reach_states": (1, INT64_SAFE, False),
     "seed_chunks": (0, INT64_SAFE, True), "seed_rounds": (0, INT64_SAFE, True),
     "seed_fair_deals": (0, INT64_SAFE, True), "kick_shift": (0, INT64_SAFE, False),

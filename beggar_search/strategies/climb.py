@@ -42,6 +42,8 @@ from ..tunables import (
     DEFAULT_DEEPEST,
     DEFAULT_EXTEND,
     EXTENSION_ROUNDS,
+    EXTENSION_STATES,
+    MOST_EXTEND,
     SMALLEST_CHUNK,
 )
 from .base import ChunkJob, Strategy
@@ -97,10 +99,21 @@ class ClimbStrategy(Strategy):
     def prepare(cls, params: dict) -> dict:
         """The run's parameters with the random kernel, chunk size, ``extend`` and
         ``closure_states`` filled in."""
-        params = cls.with_random_kernel(params, lambda kernel: chunk_for_budget(
-            CLIMB_CHUNKS * kernel.chunk_size if kernel.chunk_size else cls.default_chunk,
-            params.get("deals")))
-        return {**params, "extend": _setting(params, "extend", DEFAULT_EXTEND),
+        defaults = []  # the default chunk, when the chunk is not given
+
+        def chunk(kernel) -> int:
+            defaults.append(CLIMB_CHUNKS * kernel.chunk_size if kernel.chunk_size
+                            else cls.default_chunk)
+            return chunk_for_budget(defaults[0], params.get("deals"))
+
+        params = cls.with_random_kernel(params, chunk)
+        # a chunk sized from the budget, and no --extend: more parents, within a budget of
+        # states (runs stored before have neither key: exactly ``extend`` parents, as then)
+        by_budget = params.get("extend") is None and bool(defaults) and (
+            int(params["chunk_size"]) < defaults[0])
+        extension = {"extension_states": EXTENSION_STATES, "extend_most": MOST_EXTEND} \
+            if by_budget else {}
+        return {**params, **extension, "extend": _setting(params, "extend", DEFAULT_EXTEND),
                 "closure_states": _setting(params, "closure_states", DEFAULT_CLOSURE_STATES),
                 "mirrors": params.get("mirrors", _mirrors_apply(params)),
                 "own_states": params.get("own_states", True),
@@ -110,6 +123,11 @@ class ClimbStrategy(Strategy):
     def __init__(self, params: dict):
         super().__init__(params)
         self.extend = _setting(params, "extend", DEFAULT_EXTEND)
+        # more parents, up to ``most``, while the chunk's closures hold fewer than
+        # ``extension_states`` states (0: exactly ``extend`` parents)
+        self.extension_states = _setting(params, "extension_states", 0)
+        self.most = max(self.extend, _setting(params, "extend_most", 0)
+                        if self.extension_states else 0)
         self.closure_states = _setting(params, "closure_states", DEFAULT_CLOSURE_STATES)
         self.deal_class = self.game.deal_class
         self.step = self.game.backward_step(self.players)
@@ -126,7 +144,7 @@ class ClimbStrategy(Strategy):
     def span(self) -> int:
         """Positions a chunk may use: its random deals, the start deal, and each closure's
         new states (at most ``closure_states``) for the parents and the start deal."""
-        return self.chunk_size + 1 + (self.extend + 1) * self.closure_states
+        return self.chunk_size + 1 + (self.most + 1) * self.closure_states
 
     def number(self, chunk: int, position: int) -> int:
         """The game's number in the run (each chunk has ``span`` numbers)."""
@@ -139,13 +157,15 @@ class ClimbStrategy(Strategy):
 
     @property
     def board_size(self) -> int:
-        """Leaderboard places a chunk keeps while it plays: at least the ``extend`` it extends."""
-        return max(self.top_k, self.extend)
+        """Leaderboard places a chunk keeps while it plays: at least the parents it may
+        extend."""
+        return max(self.top_k, self.most)
 
-    def _fair_ancestors(self, sequence: np.ndarray) -> tuple[list[tuple[int, ...]], set]:
-        """Fair deals found by the backward search from the game's trajectory, and the set
+    def _fair_ancestors(self, sequence: np.ndarray) -> tuple[list[tuple[int, ...]], set, int]:
+        """Fair deals found by the backward search from the game's trajectory, the set
         of them when the search was complete (a parent found in it needs no search of its
-        own: its in-tree lies inside this one), else an empty set.
+        own: its in-tree lies inside this one), else an empty set, and the states the
+        search held.
 
         With ``deepest`` > 0 only that many are returned: the deals whose games are longest
         in tricks (the closure knows each state's tricks to the end; ties by the deal), the
@@ -176,25 +196,25 @@ class ClimbStrategy(Strategy):
         found = set(map(tuple, deals.tolist())) if complete else set()
         if self.deepest:  # the longest first, ties in deal order
             deals = deals[np.argsort(-longest, kind="stable")[: self.deepest]]
-        return list(map(tuple, deals.tolist())), found
+        return list(map(tuple, deals.tolist())), found, int(store.count)
 
     def sample_histogram(self, job: ChunkJob) -> np.ndarray | None:
         """The lengths of the chunk's random deals alone (``play`` keeps them)."""
         return self._samples.pop(job.chunk, None)
 
     def _parents(self, rows: np.ndarray, longest: np.ndarray) -> list[np.ndarray]:
-        """The deals to extend: the ``extend`` longest; with ``distinct_families``, the
-        ``extend`` longest of distinct families, a family and its mirror counting as one (a
+        """The deals the chunk may extend: the ``most`` longest; with ``distinct_families``,
+        the ``most`` longest of distinct families, a family and its mirror counting as one (a
         backward search from one member reaches the whole family, and its mirror)."""
         if not self.distinct_families:
-            return list(longest[: self.extend])
+            return list(longest[: self.most])
         chosen, names, split = [], set(), self.deck.split(self.players)
-        done, window = 0, self.extend  # families of the board read a window at a time
-        while len(chosen) < self.extend and done < len(longest):
+        done, window = 0, self.most  # families of the board read a window at a time
+        while len(chosen) < self.most and done < len(longest):
             part = slice(done, done + window)
             for deal, family in zip(longest[part], self.game.families(longest[part], rows[part],
                                                                       split), strict=True):
-                if len(chosen) < self.extend and family.family not in names:
+                if len(chosen) < self.most and family.family not in names:
                     chosen.append(deal)
                     names.update({family.family, family.mirror if self.mirrors else None})
             done, window = done + window, 2 * window
@@ -216,10 +236,16 @@ class ClimbStrategy(Strategy):
             played.append(start)
             seen.add(start)
         covered: set = set()  # deals inside a complete backward search already made
+        searched = states = 0  # the parents' backward searches made, and the states they held
         for parent in parents:
+            if self.extension_states and searched >= self.extend and (
+                    states >= self.extension_states):
+                break  # past ``extend`` parents only within the chunk's budget of states
             if tuple(int(c) for c in parent) in covered:
                 continue
-            deals, complete = self._fair_ancestors(parent)
+            deals, complete, held = self._fair_ancestors(parent)
+            if parent is not self.start:  # the start deal comes on top
+                searched, states = searched + 1, states + held
             # A run stored before own states searches every parent, as its release did: an
             # earlier parent's search left out that parent's own later fair states, and a
             # later parent inside it finds and plays those (a chunk a deal or two longer)

@@ -34,7 +34,8 @@ BAD = [("max_tricks", '"abc"'), ("max_tricks", "[1, 2]"), ("max_tricks", INFINIT
        ("extend", '"y"'), ("closure_states", "-1"), ("deepest", "-1"), ("deals", "2.5"),
        ("hours", '"abc"'), ("hours", INFINITY), ("hours", "-1"), ("reach_states", "null"),
        ("kick_moves", "[3, 2]"), ("blocks", '"2-20"'), ("moves", '["swap", 7]'),
-       ("starts", "[[1]]"), ("top_k", "true"), ("start_deal", "[1]")]
+       ("starts", "[[1]]"), ("top_k", "true"), ("start_deal", "[1]"),
+       ("extension_states", "-1"), ("extend_most", '"64"')]
 
 
 @pytest.mark.parametrize(("field", "value"), BAD)
@@ -56,7 +57,8 @@ def test_a_bad_setting_names_the_run_in_show_resume_and_report(results, tmp_path
 def test_the_settings_the_tool_writes_pass():
     good = {"top_k": 0, "chunk_size": 1, "max_tricks": None, "deals": 10**30, "start": 10**25,
             "hours": 0.5, "until_idle": None, "kick_moves": [2, 3], "moves": ["swap", "card"],
-            "starts": ["KK-----J/---Q-QJ-"], "extend": 0, "deepest": 0}
+            "starts": ["KK-----J/---Q-QJ-"], "extend": 0, "deepest": 0,
+            "extension_states": 262_144, "extend_most": 64}
     readback.run_settings(good)
     readback.run_settings({"top_k": 100, "chunk_size": 500})  # a run without the rest
 

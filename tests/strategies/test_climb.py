@@ -12,6 +12,7 @@ from beggar_search.engine.game import play_state, trajectory
 from beggar_search.store import Store
 from beggar_search.strategies import ChunkJob, execute, strategy_for
 from beggar_search.strategies.climb import ClimbStrategy
+from beggar_search.tunables import DEFAULT_EXTEND, EXTENSION_STATES, MOST_EXTEND
 
 TINY = "plain=5,J=2,Q=1,K=1"  # loops often, with 2 or 3 players
 
@@ -23,15 +24,21 @@ def params(**extra):
     return {**base, **extra}
 
 
-@pytest.mark.parametrize("extra", [{}, {"deck": TINY, "players": 3}])
+# a budget's own chunks (20,000 / 16) and no extend: more parents within a budget of states
+BY_BUDGET = {"deck": "plain=10,J=2,Q=2,K=2", "deals": 20_000, "chunk_size": None,
+             "extend": None, "top_k": 100}
+
+
+@pytest.mark.parametrize("extra", [{}, {"deck": TINY, "players": 3}, BY_BUDGET])
 def test_same_seed_same_results_whatever_workers(tmp_path, extra):
     for workers in (1, 2):
         with Store(tmp_path / f"w{workers}.sqlite") as store:
             driver.start(store, "climb", params(**extra), workers, quiet=True)
     one, two = stored(tmp_path / "w1.sqlite"), stored(tmp_path / "w2.sqlite")
     assert one == two
-    assert one["summary"]["deals"] > 9000  # random deals and the extension's games
-    assert len(one["longest"]) == 30
+    deals = params(**extra)["deals"]
+    assert one["summary"]["deals"] > deals  # random deals and the extension's games
+    assert len(one["longest"]) == params(**extra)["top_k"]
 
 
 @pytest.mark.parametrize("extra", [{}, {"deck": TINY, "players": 3, "top_k": 200},
@@ -101,6 +108,47 @@ def test_the_chunk_follows_the_budget(deals, chunk):
     assert given["chunk_size"] == 777
 
 
+def test_a_budget_without_extend_extends_more_parents_within_its_states():
+    """A run of --deals whose chunk is sized from them, without --extend, extends at least
+    DEFAULT_EXTEND parents and more, up to MOST_EXTEND, while the chunk's backward searches
+    hold fewer than EXTENSION_STATES states; any other run exactly its extend (runs stored
+    before keep theirs)."""
+    prepared = ClimbStrategy.prepare(params(**BY_BUDGET))
+    assert prepared["chunk_size"] == 1250 and prepared["extend"] == DEFAULT_EXTEND
+    assert (prepared["extension_states"], prepared["extend_most"]) == (EXTENSION_STATES,
+                                                                       MOST_EXTEND)
+    for other in ({"extend": 8}, {"chunk_size": 1250}, {"deals": None}, {"deals": 10**10}):
+        assert "extension_states" not in ClimbStrategy.prepare(params(**{**BY_BUDGET,
+                                                                         **other}))
+    searched = []
+
+    def counted(strategy):
+        inner = strategy._fair_ancestors
+
+        def search(sequence):
+            found = inner(sequence)
+            searched.append(found[2])
+            return found
+        strategy._fair_ancestors = search
+        return strategy
+
+    budget = 8000  # states: each closure of this deck holds a few hundred
+    runs = {}
+    for name, extra in (("eight", {"extension_states": 0}), ("states", {"extension_states": budget,
+                                                              "extend_most": 40})):
+        searched.clear()
+        strategy = counted(strategy_for("climb", {**prepared, **extra}))
+        job = ChunkJob("climb", 3, prepared["chunk_size"], strategy.params)
+        runs[name] = (strategy.run_chunk(job), list(searched))
+    (eight, eight_held), (more, held) = runs["eight"], runs["states"]
+    assert len(eight_held) == 8 and held[:8] == eight_held
+    # past 8, a parent is searched only while the states held stay under the budget
+    assert 8 < len(held) <= 40
+    assert all(sum(held[:n]) < budget for n in range(8, len(held)))
+    assert len(held) == 40 or sum(held) >= budget
+    assert more.deals > eight.deals and more.top_rows[0, 1] >= eight.top_rows[0, 1]
+
+
 def test_extension_beats_its_parents():
     """The extended games are longer than the random deals they grew from."""
     job_params = params(extend=4, closure_states=20_000, top_k=10)
@@ -154,7 +202,7 @@ def test_a_closure_knows_every_state_s_tricks_to_the_end():
     fair = {format_hands(store.hands_at(int(i))[0]): int(store.depth[i])
             for i in store.indices_with_header((26, 26), 0)}
     climber = ClimbStrategy(params(deepest=40, closure_states=100_000, mirrors=False))
-    deepest, _ = climber._fair_ancestors(deal.sequence)
+    deepest, _, _ = climber._fair_ancestors(deal.sequence)
     chosen = [fair[str(Deal.from_sequence(d, 2))] for d in deepest]
     assert len(chosen) == 40 and chosen == sorted(chosen, reverse=True)
     assert chosen[-1] >= sorted(fair.values(), reverse=True)[39]  # no deeper one left out
@@ -178,16 +226,17 @@ def test_a_closure_s_states_read_as_card_sequences_are_their_hands():
     assert store.sequences_at(indices[:0], 52).shape == (0, 52)
 
 
-def test_resume_after_interruption(tmp_path):
+@pytest.mark.parametrize("extra", [{}, BY_BUDGET])
+def test_resume_after_interruption(tmp_path, extra):
     full = tmp_path / "full.sqlite"
     with Store(full) as store:
-        driver.start(store, "climb", params(), 1, quiet=True)
+        driver.start(store, "climb", params(**extra), 1, quiet=True)
     cut = tmp_path / "cut.sqlite"
     with Store(cut) as store:  # a run stopped after chunks 0 and 2 were stored
-        run = store.create_run("climb", ClimbStrategy.prepare(params()), "test")
+        run = store.create_run("climb", ClimbStrategy.prepare(params(**extra)), "test")
         strategy = strategy_for("climb", run.params)
         for chunk in (0, 2):
-            job = ChunkJob("climb", chunk, 3000, run.params)
+            job = ChunkJob("climb", chunk, strategy.chunk_size, run.params)
             store.add_chunk(run, strategy.record(job, strategy.run_chunk(job)), strategy.top_k,
                             1.0)
         store.set_status(run.id, "stopped")
