@@ -79,8 +79,11 @@ from beggar_search.store import Store
 from beggar_search.strategies import STRATEGIES, ChunkJob, strategy_for
 
 DATA = Path(__file__).parent / "data"
+# the five decks the defaults were set on, then the two censused only after a change of
+# them was final (plain=20,J=2,Q=2,K=2 on 2026-12-03, plain=22,J=2,Q=2,K=1,A=1 on 2026-12-05)
 DECKS = ("plain=10,J=2,Q=2,K=2,A=2", "plain=12,J=3,Q=3,K=2", "plain=18,J=2,Q=2,K=2",
-         "plain=20,J=2,Q=2,K=1,A=1", "plain=22,J=2,Q=2,K=2")
+         "plain=20,J=2,Q=2,K=1,A=1", "plain=22,J=2,Q=2,K=2", "plain=20,J=2,Q=2,K=2",
+         "plain=22,J=2,Q=2,K=1,A=1")
 CENSUS_TOP = 1000
 TRUTH = 50
 BUDGETS = (1e-4, 1e-3, 1e-2)
