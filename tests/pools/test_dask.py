@@ -81,16 +81,24 @@ CLIMB = ["search", "climb", "--deck", "plain=12,J=3,Q=3,K=2", "--seed", "4", "--
          "60000", "--top", "30", "--extend", "3", "--closure-states", "4000", "--quiet"]
 
 
-def test_climb_on_a_local_cluster_matches_two_local_workers(tmp_path, scheduler):
+# the command as a user types it: chunks sized from --deals (1,250), up to 64 parents a chunk
+# within the budget of states
+CLIMB_DEFAULTS = ["search", "climb", "--deck", "plain=10,J=2,Q=2,K=2", "--seed", "4",
+                  "--deals", "20000", "--top", "30", "--quiet"]
+
+
+@pytest.mark.parametrize("climb", [CLIMB, CLIMB_DEFAULTS], ids=["tuned", "defaults"])
+def test_climb_on_a_local_cluster_matches_two_local_workers(tmp_path, scheduler, climb):
     """The climber's chunks (random deals, then the extension) are the same on a cluster:
     leaderboard, families, histograms (the random sample's too) and counts."""
-    assert run(*CLIMB, "--db", str(tmp_path / "local.sqlite"), "--workers", "2").returncode == 0
-    assert on_time(run, *CLIMB, "--db", str(tmp_path / "cluster.sqlite"), "--cluster",
+    assert run(*climb, "--db", str(tmp_path / "local.sqlite"), "--workers", "2").returncode == 0
+    assert on_time(run, *climb, "--db", str(tmp_path / "cluster.sqlite"), "--cluster",
                          "local:2").returncode == 0
     local, cluster = stored(tmp_path / "local.sqlite"), stored(tmp_path / "cluster.sqlite")
     assert cluster == local
-    assert local["summary"]["deals"] > 60000 and len(local["chunks"]) == 16  # 3,750 a chunk
-    assert 0 < sum(count for _, count in local["sample_histogram"]) <= 60000
+    deals = int(climb[climb.index("--deals") + 1])
+    assert local["summary"]["deals"] > deals and len(local["chunks"]) == 16  # deals / 16 each
+    assert 0 < sum(count for _, count in local["sample_histogram"]) <= deals
 
 
 def test_climb_on_a_scheduler_matches_local(tmp_path, scheduler):
