@@ -569,13 +569,14 @@ def misses(args) -> None:
     strategy = climber(1)
     lengths = np.sort(strategy.engine.play_sequences(members)[:, R_CARDS])[::-1]
     bound = extension_bound(data["histogram"], lengths, truth.census, budget,
-                            strategy.chunk_size, strategy.extend)
+                            strategy.chunk_size, strategy.most)
     print(f"{truth.deck.spec}: {len(members)} fair deals touch the longest game's "
           f"family or its mirror; their games' lengths: max {lengths[0]}, median "
           f"{int(np.median(lengths))}, min {lengths[-1]}; budget {budget:,}, chunk "
-          f"{strategy.chunk_size:,} random deals, extend {strategy.extend}; touches "
+          f"{strategy.chunk_size:,} random deals, extend {strategy.most} (at most: past "
+          f"{strategy.extend} within {strategy.extension_states:,} states); touches "
           f"expected a run {bound.touches:.2f}, by a deal among its chunk's "
-          f"{strategy.extend} longest {bound.extendable:.2f}; seeds of {SEEDS} "
+          f"{strategy.most} longest {bound.extendable:.2f}; seeds of {SEEDS} "
           f"touching {SEEDS * truth.touch_bound(budget):.1f}, touching by a deal "
           f"that is extended {SEEDS * bound.chance:.1f}")
     for seed in args.seeds:
