@@ -3,7 +3,9 @@
 A chunk plays ``chunk_size`` random deals (the same deals as the random search's
 chunk of that seed and size), then extends the ``extend`` longest distinct deals
 it found (the parents, in leaderboard order; in chunk 0 the run's start deal
-``start_deal`` comes first).  For each parent it takes the trajectory of its
+``start_deal`` comes first; a run whose chunk is sized from its budget and that was given no
+``extend`` goes on, up to ``extend_most`` parents, while the chunk's backward searches hold
+fewer than ``extension_states`` states).  For each parent it takes the trajectory of its
 game (every trick-boundary state before the last one) and searches backwards
 (``backward.closure.backward_closure``) for the states whose play reaches one of them,
 up to ``closure_states`` states: the parent's merge family (``engine.merging``), as far
