@@ -331,18 +331,22 @@ def run_as_typed(method: str, truth: Truth, budget: int, seed: int, folder: Path
     return outcome
 
 
+def random_boards(strategy, seed: int):
+    """Each planned chunk of ``strategy`` (a random search or the climber) with every one of
+    its random deals' games, longest first: (the job, their rows, their deals), replayed with
+    a leaderboard as long as the chunk (slow past chunks of some 20,000 deals)."""
+    for job in strategy.plan(set()):
+        recorder = strategy.engine.random_chunk(chunk_stream(seed, job.chunk), job.deals,
+                                                new_recorder(job.deals, strategy.deck.size))
+        _, rows, deals = leaderboard(recorder)
+        yield job, rows, deals
+
+
 def random_touches(truth: Truth, method: str, params: dict) -> int:
     """How many of a run's random deals (its stored parameters: seed, chunk size, deals) are
     deals of the longest game's family or of its mirror family: replayed chunk by chunk."""
-    strategy = strategy_for(method, params)
-    count = 0
-    for job in strategy.plan(set()):
-        recorder = strategy.engine.random_chunk(chunk_stream(params["seed"], job.chunk),
-                                                job.deals, new_recorder(job.deals,
-                                                                        truth.deck.size))
-        _, _, deals = leaderboard(recorder)
-        count += sum(bytes(deal) in truth.members for deal in deals)
-    return count
+    return sum(sum(bytes(deal) in truth.members for deal in deals)
+               for _, _, deals in random_boards(strategy_for(method, params), params["seed"]))
 
 
 def _mean(values) -> float | None:
@@ -554,8 +558,7 @@ def misses(args) -> None:
     path = truth_path(Deck.parse(args.deck).spec)
     data = json.loads(path.read_text())
     truth = Truth.of(data)
-    longest = [Deal.parse(d, truth.deck) for d, c in data["top"] if c == truth.longest]
-    touched_set = touching(longest, truth.deck)
+    touched_set = truth.members  # the fair deals of the longest games' families and mirrors
     split = truth.deck.split(2)
     budget = max(1, round(args.fraction * truth.census))
     members = np.frombuffer(b"".join(sorted(touched_set)), dtype=np.uint8).reshape(
@@ -582,10 +585,7 @@ def misses(args) -> None:
     for seed in args.seeds:
         strategy = climber(seed)
         found = False
-        for job in strategy.plan(set()):
-            recorder = strategy.engine.random_chunk(chunk_stream(seed, job.chunk), job.deals,
-                                                    new_recorder(job.deals, truth.deck.size))
-            _, rows, deals = leaderboard(recorder)
+        for job, rows, deals in random_boards(strategy, seed):
             board = min(len(deals), strategy.board_size)
             parents = {bytes(p) for p in strategy._parents(rows[:board], deals[:board])}
             names = merge_families(deals, rows, split)

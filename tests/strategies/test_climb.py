@@ -134,8 +134,8 @@ def test_a_budget_without_extend_extends_more_parents_within_its_states():
 
     budget = 8000  # states: each closure of this deck holds a few hundred
     runs = {}
-    for name, extra in (("eight", {"extension_states": 0}), ("states", {"extension_states": budget,
-                                                              "extend_most": 40})):
+    for name, extra in (("eight", {"extension_states": 0}),
+                        ("states", {"extension_states": budget, "extend_most": 40})):
         searched.clear()
         strategy = counted(strategy_for("climb", {**prepared, **extra}))
         job = ChunkJob("climb", 3, prepared["chunk_size"], strategy.params)
