@@ -72,7 +72,6 @@ from beggar_search.backward.closure import backward_closure
 from beggar_search.cards.deck import Deal, Deck
 from beggar_search.engine.batch import leaderboard, new_recorder
 from beggar_search.engine.game import trajectory
-from beggar_search.engine.merging import families as merge_families
 from beggar_search.engine.random import chunk_stream
 from beggar_search.engine.rules import R_CARDS
 from beggar_search.store import Store
@@ -588,7 +587,7 @@ def misses(args) -> None:
         for job, rows, deals in random_boards(strategy, seed):
             board = min(len(deals), strategy.board_size)
             parents = {bytes(p) for p in strategy._parents(rows[:board], deals[:board])}
-            names = merge_families(deals, rows, split)
+            names = strategy.game.families(deals, rows, split)
             joined: dict = {}
             for name in names:
                 joined.setdefault(min(name.family, name.mirror), len(joined))
