@@ -94,3 +94,15 @@ def test_misses_reports_the_family_s_touching_deals_and_both_bounds(capsys):
     extended = float(line.split("touching by a deal that is extended ")[1])
     assert touch == pytest.approx(8 * truth.touch_bound(round(1e-2 * truth.census)), abs=0.05)
     assert 0 < extended < touch  # only some touches are by a deal its chunk extends
+
+
+@pytest.mark.slow
+def test_misses_replays_a_seed_s_chunks_and_names_its_touches(capsys):
+    """A seed's chunks replayed: each touch named with its rank and family rank, then whether
+    the run found the longest game (its merge families through the run's Game value)."""
+    spec = bench.QUICK_DECKS[0]
+    bench.main(["misses", spec, "--fraction", "1e-2", "--seeds", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    touches = [line for line in lines if line.startswith("seed 1 chunk ")]
+    assert touches and all("family rank" in line and "extended: " in line for line in touches)
+    assert lines[-1] in ("seed 1: found the longest: True", "seed 1: found the longest: False")
