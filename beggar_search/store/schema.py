@@ -168,13 +168,11 @@ def prepare(db: sqlite3.Connection, path: Path, create: bool) -> None:
     happen in one write transaction, and a lock held by the other is waited out
     (by the caller: a busy file raises ``sqlite3.OperationalError``).
     """
-    application = db.execute("PRAGMA application_id").fetchone()[0]
-    tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    application, tables = mark_and_tables(db)
     if application == 0 and tables == 0 and create:
         db.execute("BEGIN IMMEDIATE")
         with committed(db):
-            application = db.execute("PRAGMA application_id").fetchone()[0]
-            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            application, tables = mark_and_tables(db)
             if application == 0 and tables == 0:
                 for statement in SCHEMA_STATEMENTS:
                     db.execute(statement)
@@ -183,6 +181,18 @@ def prepare(db: sqlite3.Connection, path: Path, create: bool) -> None:
     elif application != APPLICATION_ID:
         raise StoreError(f"{path} is not a beggar-search results file")
     check_format(db, path, db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def mark_and_tables(db: sqlite3.Connection) -> tuple[int, int]:
+    """The file's application id and its number of schema objects, read in one statement,
+    so from one snapshot.
+
+    Read in two, another search's creation could commit between them: an application id of
+    0 from before it and tables from after would look like some other program's database.
+    """
+    row = db.execute("SELECT (SELECT application_id FROM pragma_application_id()),"
+                     " (SELECT count(*) FROM sqlite_master)").fetchone()
+    return int(row[0]), int(row[1])
 
 
 def check_format(db: sqlite3.Connection, path: Path, version: int) -> None:
