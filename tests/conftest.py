@@ -7,7 +7,8 @@ one), not through a fixture.
 Markers (pyproject.toml): the default run leaves out ``slow`` (today's big sizes; a small
 twin runs by default), ``process`` (needs a real process: signals, kills, locks from another
 process, the module entry point) and ``distributed``; ``pytest -m "slow or process or
-distributed"`` runs the rest, and CI runs both (``.ci/run``).
+distributed"`` runs the rest, and CI runs them all (``.ci/run``: the slow ones on two worker
+processes, then the process and distributed ones on one).
 """
 
 import os
