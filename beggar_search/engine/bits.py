@@ -64,21 +64,31 @@ def popcount(typingctx, value):
     return types.int64(types.int64), codegen
 
 
-def _target_has_bmi2() -> bool:
-    """Whether the CPU Numba compiles for has BMI2 (``pext``, ``pdep``): the host's, unless
-    ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` name another target."""
+# CPUs that have BMI2 but run pext and pdep in microcode (AMD before Zen 3: tens to hundreds of
+# cycles an instruction, by the mask's bits), where the loop over the penalty cards is faster:
+# on a Zen 1 core `bench` played 1.07-1.08x the deals with the loop (2026-12-05, docs/results.md)
+SLOW_BMI2 = ("znver1", "znver2", "bdver")
+
+
+def _target_has_bmi2() -> tuple[bool, bool]:
+    """Whether the CPU Numba compiles for has BMI2 (``pext``, ``pdep``), and whether they are
+    fast there (not in ``SLOW_BMI2``): the host's, unless ``NUMBA_CPU_NAME`` /
+    ``NUMBA_CPU_FEATURES`` name another target."""
     if platform.machine().lower() not in ("x86_64", "amd64"):
-        return False
+        return False, False
+    name = config.CPU_NAME if config.CPU_NAME not in (None, "host") else None
     if config.CPU_FEATURES is not None:
         features = config.CPU_FEATURES
-    elif config.CPU_NAME not in (None, "host"):
-        return False
+    elif name is not None:
+        return False, False
     else:
         features = binding.get_host_cpu_features().flatten()
-    return "+bmi2" in features.split(",")
+    has = "+bmi2" in features.split(",")
+    name = name or binding.get_host_cpu_name()
+    return has, has and not name.startswith(SLOW_BMI2)
 
 
-BMI2 = _target_has_bmi2()
+BMI2, FAST_BMI2 = _target_has_bmi2()
 
 
 def _bmi(name):
@@ -103,12 +113,14 @@ ODD_BITS = np.int64(-0x5555555555555556)  # 0xAAAA...AAAA
 
 
 @inlined_kernel
-def _values_bmi2(pen, lo, hi):
+def values_by_bmi2(pen, lo, hi):
+    """``hand_values`` by BMI2's pext and pdep (only on a target that has BMI2)."""
     return pdep(pext(lo, pen), EVEN_BITS) | pdep(pext(hi, pen), ODD_BITS)
 
 
 @inlined_kernel
-def _values_loop(pen, lo, hi):
+def values_by_loop(pen, lo, hi):
+    """``hand_values`` by a loop over the penalty cards (any target)."""
     values = np.int64(0)
     shift = np.int64(0)
     while pen != 0:
@@ -121,9 +133,9 @@ def _values_loop(pen, lo, hi):
 
 # hand_values(pen, lo, hi): the (value - 1) of a hand's penalty cards (bit planes over its
 # places), 2 bits each in the order they are laid: the first in bits 0-1 (at most 32 penalty
-# cards).  BMI2's pext and pdep where the target has them, else a loop over the penalty cards
-# (the same values): chosen once, frozen into the kernels that call it.
-hand_values = _values_bmi2 if BMI2 else _values_loop
+# cards).  BMI2's pext and pdep where the target has them fast (``FAST_BMI2``), else a loop over
+# the penalty cards (the same values): chosen once, frozen into the kernels that call it.
+hand_values = values_by_bmi2 if FAST_BMI2 else values_by_loop
 
 
 @inlined_kernel

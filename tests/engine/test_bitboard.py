@@ -237,8 +237,14 @@ def test_a_million_random_deals():
     np.testing.assert_array_equal(fast, general)
 
 
-def test_hand_values_are_the_penalty_values_in_order():
-    """``bits.hand_values``: each penalty card's (value - 1), 2 bits each, top card first."""
+@pytest.mark.parametrize("form", ["hand_values", "values_by_loop", "values_by_bmi2"])
+def test_hand_values_are_the_penalty_values_in_order(form):
+    """``bits.hand_values``: each penalty card's (value - 1), 2 bits each, top card first; and
+    both its forms, the loop and BMI2's pext and pdep (where the CPU has them, fast or slow):
+    the one chosen for this CPU (``bits.FAST_BMI2``) must agree with the other's."""
+    if form == "values_by_bmi2" and not bits.BMI2:
+        pytest.skip("this CPU has no BMI2")
+    hand_values = getattr(bits, form)
     rng = np.random.default_rng(5)
     for _ in range(300):
         size = int(rng.integers(1, 64))
@@ -249,7 +255,7 @@ def test_hand_values_are_the_penalty_values_in_order():
         expected = 0
         for ordinal, value in enumerate(int(v) for v in cards if v > 0):
             expected |= (value - 1) << (2 * ordinal)
-        assert bits.hand_values(pen, lo, hi) & (2 ** 64 - 1) == expected
+        assert hand_values(pen, lo, hi) & (2 ** 64 - 1) == expected
 
 
 @pytest.mark.parametrize("spec", ["standard", "camicia", "plain=10,J=2,Q=2,K=2,A=2",
