@@ -1,5 +1,6 @@
-"""The bitboard game for 3 and 4 players: 16 games in lockstep, hands as bit masks, until
-two players are left in; the 2-player lockstep (``engine/bitboard.py``) plays the rest.
+"""The bitboard game for 3 and 4 players, hands as bit masks, until two players are left in:
+16 games in lockstep where the CPU has AVX-512, else one at a time with branches
+(``play_block``); the 2-player kernel (``engine/bitboard.py``) plays the rest.
 
 Hands are the 2-player kernel's masks (``engine/bitboard.py``: penalty places and
 two bits of value per hand, plus a size), one set per player slot (four slots in the
@@ -37,6 +38,7 @@ import numpy as np
 
 from ..jit import inlined_kernel, kernel
 from .bits import (
+    LOCKSTEP,
     PACK,
     S_LONG,
     S_WIN1,
@@ -324,9 +326,8 @@ def _load(state, g, pen, lo, hi, split, leader):
 
 
 @kernel
-def play_block(pens, los, his, n, split, leader, limit, packed, ends):
-    """Play deals 0..n-1 (masks; index n a dummy deal) until over or two players are left
-    in; packed results per deal, the others go to ``ends``.  Returns how many did."""
+def lockstep_block(pens, los, his, n, split, leader, limit, packed, ends):
+    """``play_block`` 16 games at a time in vector lanes: where the CPU has AVX-512."""
     if split.shape[0] == 3:
         return _play(pens, los, his, n, split, leader, limit, packed, ends, (0, 1, 2))
     return _play(pens, los, his, n, split, leader, limit, packed, ends, (0, 1, 2, 3))
@@ -334,7 +335,7 @@ def play_block(pens, los, his, n, split, leader, limit, packed, ends):
 
 @kernel
 def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
-    """``play_block`` with the step compiled for ``len(slots)`` player slots."""
+    """``lockstep_block`` with the step compiled for ``len(slots)`` player slots."""
     prefer_wide_vectors()  # as the 2-player lockstep (bits.prefer_wide_vectors)
     state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
     index = np.zeros(LANES, dtype=np.int64)
@@ -380,6 +381,165 @@ def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
             busy -= (following == n) & (i < n)
             _load(state, g, pens[following], los[following], his[following], split, leader)
     return count
+
+
+# ---- one game at a time, with branches (a CPU without AVX-512) ---------------------------
+
+@inlined_kernel
+def _next_in(players_in, q):
+    """The next player still in after slot ``q``, in turn order."""
+    for step in range(1, 4):
+        p = (q + step) & 3
+        if (players_in >> p) & 1:
+            return p
+    return q
+
+
+@inlined_kernel
+def _lay(hands, q, k):
+    """Slot ``q``'s hand (``hands``: rows pen, lo, hi, size) without its top ``k`` cards."""
+    hands[0, q] >>= k
+    hands[1, q] >>= k
+    hands[2, q] >>= k
+    hands[3, q] -= k
+
+
+@inlined_kernel
+def _one_game(pen, lo, hi, split, leader, limit, hands):
+    """One game of ``lockstep_block``, played alone, event by event with branches, until it
+    is over, too long or down to two players: (its end as ``state[F_DONE]``, cards and
+    tricks played (packed), the taker who leads next, the players in); the hands are left
+    in ``hands``."""
+    one = np.int64(1)
+    start = np.int64(0)
+    for q in range(4):
+        n = np.int64(split[q]) if q < split.shape[0] else np.int64(0)
+        mask = (one << n) - 1
+        hands[0, q] = (pen >> start) & mask
+        hands[1, q] = (lo >> start) & mask
+        hands[2, q] = (hi >> start) & mask
+        hands[3, q] = n
+        start += n
+    players_in = (one << split.shape[0]) - 1
+    cur = np.int64(leader)
+    cards = np.int64(0)
+    tricks = np.int64(0)
+    while True:  # a trick, led by ``cur``
+        ppen = plo = phi = pn = np.int64(0)
+        last = np.int64(-1)  # the last penalty card's player: none in the plain phase
+        taker = np.int64(-1)
+        owed = np.int64(0)
+        while last < 0 and taker < 0:
+            # the plain phase: the player in turn position r meets its event (its next
+            # penalty card, or having none to lay) after d * m + r cards in all
+            m = popcount(players_in)
+            best = np.int64(1) << 20
+            e = r_e = d_e = np.int64(0)
+            q = cur
+            for r in range(m):
+                d = cttz(hands[0, q] | (one << hands[3, q]))
+                if d * m + r < best:
+                    best = d * m + r
+                    e, r_e, d_e = q, r, d
+                q = _next_in(players_in, q)
+            q = cur
+            for r in range(m):  # the players before the event's lay one card more
+                _lay(hands, q, d_e + (r < r_e))
+                q = _next_in(players_in, q)
+            pn += best
+            after = _next_in(players_in, e)
+            if hands[3, e] == 0:  # it must lay and has none: out
+                players_in &= ~(one << e)
+                if m == 2:  # one player left in takes the pile
+                    taker = after
+                else:
+                    cur = after
+            else:  # it lays its penalty card
+                c = (hands[1, e] & 1) | ((hands[2, e] & 1) << 1)
+                ppen |= one << pn
+                plo |= (c & 1) << pn
+                phi |= (c >> 1) << pn
+                pn += 1
+                _lay(hands, e, 1)
+                last = e
+                owed = 1 + c
+        while taker < 0:  # payments: the next player in pays the last penalty card
+            p = _next_in(players_in, last)
+            d = cttz(hands[0, p] | (one << hands[3, p]))
+            if d >= owed:  # in full: the last penalty card's player takes the pile
+                _lay(hands, p, owed)
+                pn += owed
+                taker = last
+                break
+            _lay(hands, p, d)
+            pn += d
+            if hands[3, p] == 0:  # runs out: out, and the last penalty card takes the pile
+                players_in &= ~(one << p)
+                taker = last
+                break
+            c = (hands[1, p] & 1) | ((hands[2, p] & 1) << 1)
+            ppen |= one << pn
+            plo |= (c & 1) << pn
+            phi |= (c >> 1) << pn
+            pn += 1
+            _lay(hands, p, 1)
+            last = p
+            owed = 1 + c
+        # the trick ends: the taker puts the pile under its hand and leads next; every player
+        # left without cards is out
+        size = hands[3, taker]
+        hands[0, taker] |= ppen << size
+        hands[1, taker] |= plo << size
+        hands[2, taker] |= phi << size
+        hands[3, taker] = size + pn
+        cards += pn
+        tricks += 1
+        for q in range(4):
+            if hands[3, q] == 0:
+                players_in &= ~(one << q)
+        left = popcount(players_in)
+        played = cards | (tricks << PACK)
+        if left <= 1:
+            return S_WIN1 + taker, played, taker, players_in
+        if tricks >= limit:
+            return np.int64(S_LONG), played, taker, players_in
+        if left == 2:
+            return np.int64(S_TWO), played, taker, players_in
+        cur = taker
+
+
+@kernel
+def one_by_one_block(pens, los, his, n, split, leader, limit, packed, ends):
+    """``lockstep_block``'s results and ends, the games played one at a time with branches:
+    where the CPU has no AVX-512."""
+    hands = np.zeros((4, 4), dtype=np.int64)
+    e_pens, e_los, e_his, firsts, starts, ids, deals, _ = ends
+    count = 0
+    for i in range(n):
+        done, played, winner, players_in = _one_game(pens[i], los[i], his[i], split, leader,
+                                                     limit, hands)
+        if done != S_TWO:
+            packed[i] = played | (done << (2 * PACK))
+            continue
+        other = cttz(players_in & ~(np.int64(1) << winner))  # the taker leads: its hand first
+        size = hands[3, winner]
+        e_pens[count] = hands[0, winner] | (hands[0, other] << size)
+        e_los[count] = hands[1, winner] | (hands[1, other] << size)
+        e_his[count] = hands[2, winner] | (hands[2, other] << size)
+        firsts[count] = size
+        starts[count] = played
+        ids[2 * count] = winner
+        ids[2 * count + 1] = other
+        deals[count] = i
+        count += 1
+    return count
+
+
+# play_block(pens, los, his, n, split, leader, limit, packed, ends): play deals 0..n-1 (masks;
+# index n a dummy deal) until over or two players are left in; packed results per deal, the
+# others go to ``ends``; returns how many did.  The form the CPU plays faster (bits.LOCKSTEP,
+# as ``bitboard.play_narrow``).
+play_block = lockstep_block if LOCKSTEP else one_by_one_block
 
 
 @kernel

@@ -11,7 +11,7 @@ from published import CASELLA
 
 from beggar_search import Deal, Deck
 from beggar_search.cards.deck import STANDARD, unrank_sequence
-from beggar_search.engine import batch, bitboard, bits, rules
+from beggar_search.engine import batch, bitboard, bitboard_multi, bits, rules
 from beggar_search.engine.bitboard import DRAW_PLACES, DRAW_SHUFFLE, multi_for, wide_for
 from beggar_search.engine.bits import PACK, PACK_MASK, S_LONG, S_WIN1
 from beggar_search.engine.random import chunk_stream
@@ -337,3 +337,45 @@ def test_both_forms_of_the_narrow_play_give_the_same_games(spec):
                                           err_msg=f"leader {leader}, limit {limit}")
             statuses |= set((lockstep[:n] >> (2 * PACK)).tolist())
     assert statuses == {S_LONG, S_WIN1, S_WIN1 + 1}  # games past the limit, won by either
+
+
+@pytest.mark.parametrize("spec", ["standard", "camicia", "plain=10,J=2,Q=2,K=2,A=2",
+                                  "plain=6,J=2,Q=1,K=1", "plain=40,J=6,Q=6,K=6", "J=3,A=2"])
+def test_both_forms_of_the_multi_player_play_give_the_same_games(spec):
+    """3 and 4 players until two are left in: the lockstep and the games one at a time give
+    the same packed results and the same ends (hands, leader's size, cards and tricks
+    played, the two players, by deal; the lockstep lists them as its lanes finish), every
+    leader, small trick limits; whichever this CPU plays is checked against the general
+    engine by the tests above, the other against it here."""
+    assert bitboard_multi.play_block is (bitboard_multi.lockstep_block if bits.LOCKSTEP
+                                         else bitboard_multi.one_by_one_block)
+    deck = Deck.parse(spec)
+    n = 2000
+    deals = bitboard.generate(chunk_stream(seed_of("multi", spec), 0), n, deck.sorted_cards())
+    pens, los, his, _ = bitboard.new_masks(n)
+    for i in range(n):
+        pens[i], los[i], his[i] = bitboard.masks_from(deals[i], 0, 0, 0, 0)
+    pens[n], los[n], his[n] = pens[0], los[0], his[0]
+    outcomes = set()
+    for players in (3, 4):
+        split = split_of(deck, players)
+        for leader in range(players):
+            for limit in (1, 5, 40, 1500):
+                games = []
+                for form in (bitboard_multi.lockstep_block, bitboard_multi.one_by_one_block):
+                    packed = np.full(n + 1, -7, dtype=np.int64)
+                    ends = bitboard_multi.new_ends(n)
+                    count = form(pens, los, his, n, split, leader, limit, packed, ends)
+                    e_pens, e_los, e_his, firsts, starts, ids, by_deal, _ = ends
+                    order = np.argsort(by_deal[:count])
+                    rows = np.vstack([a[:count][order] for a in
+                                     (by_deal, e_pens, e_los, e_his, firsts, starts)]
+                                    + [ids[:2 * count].reshape(-1, 2)[order].T])
+                    games.append((packed[:n], rows))
+                (packed, rows), (other_packed, other_rows) = games
+                where = f"{players} players, leader {leader}, limit {limit}"
+                np.testing.assert_array_equal(other_packed, packed, err_msg=where)
+                np.testing.assert_array_equal(other_rows, rows, err_msg=where)
+                outcomes |= set((packed[packed != -7] >> (2 * PACK)).tolist())
+                outcomes.add("two left" if rows.shape[1] else "none left two")
+    assert {S_LONG, S_WIN1, "two left"} <= outcomes, outcomes
