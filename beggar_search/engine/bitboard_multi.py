@@ -387,12 +387,9 @@ def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
 
 @inlined_kernel
 def _next_in(players_in, q):
-    """The next player still in after slot ``q``, in turn order."""
-    for step in range(1, 4):
-        p = (q + step) & 3
-        if (players_in >> p) & 1:
-            return p
-    return q
+    """The next player still in after slot ``q``, in turn order (``q`` itself when none)."""
+    following = ((players_in | (players_in << 4)) >> (q + 1)) & 15  # slots q + 1, q + 2, ...
+    return (q + 1 + cttz(following)) & 3
 
 
 @inlined_kernel
@@ -431,21 +428,23 @@ def _one_game(pen, lo, hi, split, leader, limit, hands):
         owed = np.int64(0)
         while last < 0 and taker < 0:
             # the plain phase: the player in turn position r meets its event (its next
-            # penalty card, or having none to lay) after d * m + r cards in all
+            # penalty card, or having none to lay) after d * m + r cards in all: the first
+            # event is the smallest d, the earliest in turn order among equals
             m = popcount(players_in)
-            best = np.int64(1) << 20
-            e = r_e = d_e = np.int64(0)
-            q = cur
-            for r in range(m):
-                d = cttz(hands[0, q] | (one << hands[3, q]))
-                if d * m + r < best:
-                    best = d * m + r
-                    e, r_e, d_e = q, r, d
-                q = _next_in(players_in, q)
-            q = cur
-            for r in range(m):  # the players before the event's lay one card more
-                _lay(hands, q, d_e + (r < r_e))
-                q = _next_in(players_in, q)
+            d_e = np.int64(64)
+            e = j_e = r_e = r = np.int64(0)
+            for j in range(4):
+                q = (cur + j) & 3
+                if (players_in >> q) & 1:
+                    d = cttz(hands[0, q] | (one << hands[3, q]))
+                    if d < d_e:
+                        e, j_e, r_e, d_e = q, j, r, d
+                    r += 1
+            best = d_e * m + r_e
+            for j in range(4):  # the players before the event's lay one card more
+                q = (cur + j) & 3
+                if (players_in >> q) & 1:
+                    _lay(hands, q, d_e + (j < j_e))
             pn += best
             after = _next_in(players_in, e)
             if hands[3, e] == 0:  # it must lay and has none: out
