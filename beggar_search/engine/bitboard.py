@@ -283,6 +283,13 @@ def _ended(count, status):
 
 
 @inlined_kernel
+def _first_penalty(plain, value):
+    """The pile (``ppen, pval, pn``) when a penalty card of ``value`` (its value - 1) is laid
+    on ``plain`` plain cards of a free play, and the cards the next player owes."""
+    return np.int64(1) << plain, value, plain + 1, 1 + value
+
+
+@inlined_kernel
 def _play_one(pen, lo, hi, first, total, leader, start, limit):
     """One game of ``_step``'s lockstep, played alone with branches: the same payer "A" and
     layer "B" and the same packed result, but only the work of the case at hand."""
@@ -343,11 +350,7 @@ def _play_one(pen, lo, hi, first, total, leader, start, limit):
             aval >>= 2
             bpen >>= a + 1
             bn -= a + 1
-            pn = a + a + 1
-            pval = value
-            ppen = one << pn
-            pn += 1
-            owed = 1 + value
+            ppen, pval, pn, owed = _first_penalty(a + a + 1, value)
             if long_game:
                 return _ended(count, S_LONG)
             apen, aval, an, bpen, bval, bn = bpen, bval, bn, apen, aval, an  # B pays next
@@ -362,11 +365,7 @@ def _play_one(pen, lo, hi, first, total, leader, start, limit):
             bpen >>= b + 1
             bn -= b + 1
             bval >>= 2
-            pn = b + b
-            pval = value
-            ppen = one << pn
-            pn += 1
-            owed = 1 + value
+            ppen, pval, pn, owed = _first_penalty(b + b, value)
             if long_game:
                 return _ended(count, S_LONG)
 

@@ -325,6 +325,22 @@ def _load(state, g, pen, lo, hi, split, leader):
     state[F_IN * LANES + g] = (one << split.shape[0]) - 1
 
 
+@inlined_kernel
+def _store_end(ends, count, deal, winner, other, played, size, pen, lo, hi):
+    """Row ``count`` of ``ends``: the game of ``deal`` left with players ``winner`` (who
+    leads, holding ``size`` cards) and ``other``, its two hands as one deal's masks (the
+    leader's first), and the cards and tricks ``played``."""
+    e_pens, e_los, e_his, firsts, starts, ids, deals, _ = ends
+    e_pens[count] = pen
+    e_los[count] = lo
+    e_his[count] = hi
+    firsts[count] = size
+    starts[count] = played
+    ids[2 * count] = winner
+    ids[2 * count + 1] = other
+    deals[count] = deal
+
+
 @kernel
 def lockstep_block(pens, los, his, n, split, leader, limit, packed, ends):
     """``play_block`` 16 games at a time in vector lanes: where the CPU has AVX-512."""
@@ -345,9 +361,6 @@ def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
         _load(state, g, pens[i], los[i], his[i], split, leader)
     busy = min(n, LANES)
     count = 0
-    # unpacked once, and a finished game stored right here: handed to a function, each
-    # array is a reference counted at every call (two calls each, ~100 ns a game)
-    e_pens, e_los, e_his, firsts, starts, ids, deals, _ = ends
     while busy > 0:
         finished = _step(state, limit, slots)
         while finished != 0:
@@ -364,17 +377,10 @@ def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
                 winner = state[F_CUR * LANES + g]  # the taker leads: its hand first
                 other = cttz(state[F_IN * LANES + g] & ~(np.int64(1) << winner))
                 size = state[_slot(g, F_N, winner)]
-                e_pens[count] = state[_slot(g, F_PEN, winner)] | (
-                    state[_slot(g, F_PEN, other)] << size)
-                e_los[count] = state[_slot(g, F_LO, winner)] | (
-                    state[_slot(g, F_LO, other)] << size)
-                e_his[count] = state[_slot(g, F_HI, winner)] | (
-                    state[_slot(g, F_HI, other)] << size)
-                firsts[count] = size
-                starts[count] = played
-                ids[2 * count] = winner
-                ids[2 * count + 1] = other
-                deals[count] = i
+                _store_end(ends, count, i, winner, other, played, size,
+                           state[_slot(g, F_PEN, winner)] | (state[_slot(g, F_PEN, other)] << size),
+                           state[_slot(g, F_LO, winner)] | (state[_slot(g, F_LO, other)] << size),
+                           state[_slot(g, F_HI, winner)] | (state[_slot(g, F_HI, other)] << size))
                 count += 1
             following = min(i + LANES, n)
             index[g] = following
@@ -399,6 +405,16 @@ def _lay(hands, q, k):
     hands[1, q] >>= k
     hands[2, q] >>= k
     hands[3, q] -= k
+
+
+@inlined_kernel
+def _lay_penalty(hands, q, ppen, plo, phi, pn):
+    """Slot ``q`` lays its top card, a penalty card, on the pile: the pile after, and the
+    cards the next player owes."""
+    value = (hands[1, q] & 1) | ((hands[2, q] & 1) << 1)  # its value - 1
+    ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, np.int64(1), value & 1, value >> 1)
+    _lay(hands, q, 1)
+    return ppen, plo, phi, pn, 1 + value
 
 
 @inlined_kernel
@@ -454,14 +470,8 @@ def _one_game(pen, lo, hi, split, leader, limit, hands):
                 else:
                     cur = after
             else:  # it lays its penalty card
-                c = (hands[1, e] & 1) | ((hands[2, e] & 1) << 1)
-                ppen |= one << pn
-                plo |= (c & 1) << pn
-                phi |= (c >> 1) << pn
-                pn += 1
-                _lay(hands, e, 1)
+                ppen, plo, phi, pn, owed = _lay_penalty(hands, e, ppen, plo, phi, pn)
                 last = e
-                owed = 1 + c
         while taker < 0:  # payments: the next player in pays the last penalty card
             p = _next_in(players_in, last)
             d = cttz(hands[0, p] | (one << hands[3, p]))
@@ -476,14 +486,8 @@ def _one_game(pen, lo, hi, split, leader, limit, hands):
                 players_in &= ~(one << p)
                 taker = last
                 break
-            c = (hands[1, p] & 1) | ((hands[2, p] & 1) << 1)
-            ppen |= one << pn
-            plo |= (c & 1) << pn
-            phi |= (c >> 1) << pn
-            pn += 1
-            _lay(hands, p, 1)
+            ppen, plo, phi, pn, owed = _lay_penalty(hands, p, ppen, plo, phi, pn)
             last = p
-            owed = 1 + c
         # the trick ends: the taker puts the pile under its hand and leads next; every player
         # left without cards is out
         size = hands[3, taker]
@@ -512,7 +516,6 @@ def one_by_one_block(pens, los, his, n, split, leader, limit, packed, ends):
     """``lockstep_block``'s results and ends, the games played one at a time with branches:
     where the CPU has no AVX-512."""
     hands = np.zeros((4, 4), dtype=np.int64)
-    e_pens, e_los, e_his, firsts, starts, ids, deals, _ = ends
     count = 0
     for i in range(n):
         done, played, winner, players_in = _one_game(pens[i], los[i], his[i], split, leader,
@@ -522,14 +525,10 @@ def one_by_one_block(pens, los, his, n, split, leader, limit, packed, ends):
             continue
         other = cttz(players_in & ~(np.int64(1) << winner))  # the taker leads: its hand first
         size = hands[3, winner]
-        e_pens[count] = hands[0, winner] | (hands[0, other] << size)
-        e_los[count] = hands[1, winner] | (hands[1, other] << size)
-        e_his[count] = hands[2, winner] | (hands[2, other] << size)
-        firsts[count] = size
-        starts[count] = played
-        ids[2 * count] = winner
-        ids[2 * count + 1] = other
-        deals[count] = i
+        _store_end(ends, count, i, winner, other, played, size,
+                   hands[0, winner] | (hands[0, other] << size),
+                   hands[1, winner] | (hands[1, other] << size),
+                   hands[2, winner] | (hands[2, other] << size))
         count += 1
     return count
 
