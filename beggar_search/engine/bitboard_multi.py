@@ -306,17 +306,22 @@ def _step(state, limit, slots):
 
 
 @inlined_kernel
+def _dealt(pen, lo, hi, start, n):
+    """The hand of a deal's places ``start``..``start + n - 1`` (masks over the deal
+    sequence): its bit planes and size."""
+    mask = (np.int64(1) << n) - 1
+    return (pen >> start) & mask, (lo >> start) & mask, (hi >> start) & mask, np.int64(n)
+
+
+@inlined_kernel
 def _load(state, g, pen, lo, hi, split, leader):
     """Deal ``pen, lo, hi`` (masks over the deal sequence) to lane g's players."""
     one = np.int64(1)
     start = 0
     for q in range(4):
         n = split[q] if q < split.shape[0] else 0
-        mask = (one << n) - 1
-        state[_slot(g, F_PEN, q)] = (pen >> start) & mask
-        state[_slot(g, F_LO, q)] = (lo >> start) & mask
-        state[_slot(g, F_HI, q)] = (hi >> start) & mask
-        state[_slot(g, F_N, q)] = n
+        (state[_slot(g, F_PEN, q)], state[_slot(g, F_LO, q)], state[_slot(g, F_HI, q)],
+         state[_slot(g, F_N, q)]) = _dealt(pen, lo, hi, start, n)
         start += n
     for f in (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_CARDS, F_TRICKS, F_DONE):
         state[f * LANES + g] = 0
@@ -401,10 +406,8 @@ def _next_in(players_in, q):
 @inlined_kernel
 def _lay(hands, q, k):
     """Slot ``q``'s hand (``hands``: rows pen, lo, hi, size) without its top ``k`` cards."""
-    hands[0, q] >>= k
-    hands[1, q] >>= k
-    hands[2, q] >>= k
-    hands[3, q] -= k
+    hands[0, q], hands[1, q], hands[2, q], hands[3, q] = drop_top(
+        hands[0, q], hands[1, q], hands[2, q], hands[3, q], k)
 
 
 @inlined_kernel
@@ -427,11 +430,7 @@ def _one_game(pen, lo, hi, split, leader, limit, hands):
     start = np.int64(0)
     for q in range(4):
         n = np.int64(split[q]) if q < split.shape[0] else np.int64(0)
-        mask = (one << n) - 1
-        hands[0, q] = (pen >> start) & mask
-        hands[1, q] = (lo >> start) & mask
-        hands[2, q] = (hi >> start) & mask
-        hands[3, q] = n
+        hands[0, q], hands[1, q], hands[2, q], hands[3, q] = _dealt(pen, lo, hi, start, n)
         start += n
     players_in = (one << split.shape[0]) - 1
     cur = np.int64(leader)
@@ -490,11 +489,9 @@ def _one_game(pen, lo, hi, split, leader, limit, hands):
             last = p
         # the trick ends: the taker puts the pile under its hand and leads next; every player
         # left without cards is out
-        size = hands[3, taker]
-        hands[0, taker] |= ppen << size
-        hands[1, taker] |= plo << size
-        hands[2, taker] |= phi << size
-        hands[3, taker] = size + pn
+        hands[0, taker], hands[1, taker], hands[2, taker], hands[3, taker] = take_pile(
+            hands[0, taker], hands[1, taker], hands[2, taker], hands[3, taker],
+            ppen, plo, phi, pn, np.int64(-1))
         cards += pn
         tricks += 1
         for q in range(4):

@@ -86,27 +86,21 @@ def _target() -> tuple[str, list[str] | None]:
     return name or binding.get_host_cpu_name(), features.split(",")
 
 
-def _target_has_bmi2() -> tuple[bool, bool]:
-    """Whether the target has BMI2 (``pext``, ``pdep``), and whether they are fast there (not
-    in ``SLOW_BMI2``)."""
-    name, features = _target()
-    has = features is not None and "+bmi2" in features
-    return has, has and not name.startswith(SLOW_BMI2)
+def _has(features: list[str] | None, feature: str) -> bool:
+    return features is not None and f"+{feature}" in features
 
 
-def _target_has_avx512() -> bool:
-    """Whether the target has 512-bit vectors (AVX-512F)."""
-    _, features = _target()
-    return features is not None and "+avx512f" in features
-
-
-BMI2, FAST_BMI2 = _target_has_bmi2()
+_NAME, _FEATURES = _target()
+# whether the target has BMI2 (``pext``, ``pdep``), and whether they are fast there (not in
+# ``SLOW_BMI2``)
+BMI2 = _has(_FEATURES, "bmi2")
+FAST_BMI2 = BMI2 and not _NAME.startswith(SLOW_BMI2)
 # The two-player fast path plays its games 16 at a time in vector lanes (``bitboard``'s
 # lockstep) where the target has AVX-512, else one at a time with branches: on a Zen 1 core
 # (AVX2 on 128-bit units) one at a time plays 1.9x the deals of the lockstep (2026-12-05,
 # docs/results.md); on the AVX-512 CPU of the earlier figures the lockstep took 260-279 ns a
 # deal, 2.4x less than a study's scalar engine of the same kind.  Frozen into the kernels.
-LOCKSTEP = _target_has_avx512()
+LOCKSTEP = _has(_FEATURES, "avx512f")
 
 
 def _bmi(name):

@@ -296,4 +296,3 @@ def test_play_splits_plays_any_split_as_the_general_engine(spec):
     assert longs < n
     if spec == "standard":
         assert packed[0] >> (2 * PACK) == S_LONG  # Casella's loop goes to the exact engine
-

@@ -25,7 +25,7 @@ def test_both_forms_of_the_narrow_play_give_the_same_games(spec):
     """The lockstep (16 games in vector lanes, where the CPU has AVX-512) and the games one at
     a time (elsewhere) give the same packed results, on any split, either leader, cards and
     tricks already played, and small trick limits: whichever this CPU plays is checked
-    against the general engine by the tests above, the other against it here."""
+    against the general engine by test_bitboard.py, the other against it here."""
     assert bitboard.play_narrow is (bitboard.lockstep_block if bits.LOCKSTEP
                                     else bitboard.one_by_one_block)
     deck = Deck.parse(spec)
@@ -66,7 +66,7 @@ def test_both_forms_of_the_multi_player_play_give_the_same_games(spec):
     the same packed results and the same ends (hands, leader's size, cards and tricks
     played, the two players, by deal; the lockstep lists them as its lanes finish), every
     leader, small trick limits; whichever this CPU plays is checked against the general
-    engine by the tests above, the other against it here."""
+    engine by test_bitboard.py, the other against it here."""
     assert bitboard_multi.play_block is (bitboard_multi.lockstep_block if bits.LOCKSTEP
                                          else bitboard_multi.one_by_one_block)
     deck = Deck.parse(spec)
