@@ -48,6 +48,7 @@ class Watch:
     announced: bool = False
     reported: int = 0  # specialisations already said by a ``compiled ...`` line
     reporting: bool = True  # False: the caller says what was compiled (``compile``)
+    beside: int = 0  # of ``done``, those a worker compiled beside this process (``add_beside``)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def started(self) -> None:
@@ -71,6 +72,14 @@ class Watch:
             self.done += 1
             if self.depth == 0:
                 self.seconds += time.monotonic() - self.since
+
+    def add_beside(self, kernels: int, waited: float) -> None:
+        """A worker compiled ``kernels`` beside this process (``pools.local``), which then
+        waited ``waited`` seconds more for it: both count as this command's compile."""
+        with self.lock:
+            self.done += kernels
+            self.beside += kernels
+            self.seconds += waited
 
     def elapsed(self) -> float:
         """Seconds spent compiling so far, the compile under way included."""
@@ -158,10 +167,18 @@ def compiling_in(function, *args):
 
 
 def compiled_line() -> str | None:
-    """``compiled 64 kernels in 27.3 s`` (all this process compiled), or None."""
+    """``compiled 64 kernels in 27.3 s`` (all this process compiled, and a worker beside
+    it), or None."""
     if not WATCH.done:
         return None
-    return f"compiled {plural(WATCH.done, 'kernel')} in {WATCH.seconds:.1f} s"
+    beside = f" ({WATCH.beside} of them in a worker beside)" if WATCH.beside else ""
+    return f"compiled {plural(WATCH.done, 'kernel')} in {WATCH.seconds:.1f} s{beside}"
+
+
+def kernels_line() -> str:
+    """``64 kernels``, or ``64 kernels, 28 of them in a worker beside``."""
+    text = plural(WATCH.done, "kernel")
+    return text + (f", {WATCH.beside} of them in a worker beside" if WATCH.beside else "")
 
 
 def report() -> None:

@@ -55,7 +55,8 @@ COUNTING = textwrap.dedent("""
         try:
             main(sys.argv[1:])
         except SystemExit as end:
-            print(f"COMPILES {counts[0]} {counts[1]}", file=sys.stderr)
+            from beggar_search.compiling import WATCH  # a worker's compiles beside this one
+            print(f"COMPILES {counts[0] + WATCH.beside} {counts[1]}", file=sys.stderr)
             raise
 """)
 

@@ -263,6 +263,6 @@ def print_summary(summary: dict, as_json: bool) -> None:
     text = summary_text(summary)
     if compiling.WATCH.done:
         text += (f"\ncompile    {compiling.WATCH.seconds:.1f} s"
-                 f" ({plural(compiling.WATCH.done, 'kernel')}, first run only; not in the"
+                 f" ({compiling.kernels_line()}, first run only; not in the"
                  " search's time)")
     emit(summary_record(summary), as_json, text)

@@ -17,11 +17,11 @@ from concurrent.futures import (
     wait,
 )
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import compiling
 from ..errors import UserError
-from ..strategies import execute, warm_up
+from ..strategies import execute, warm_beside, warm_up
 from .processes import STOP_SIGNALS, quiet_resource_tracker, terminal_signals_ignored
 
 if TYPE_CHECKING:
@@ -53,13 +53,35 @@ def die_with(parent: int) -> None:
         threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _worker_init(name: str, params: dict, parent: int, compiled, ready) -> None:
+def _worker_init(name: str, params: dict, parent: int, compiled, ready, beside) -> None:
     for sig in STOP_SIGNALS:  # the parent decides how to stop
         signal.signal(sig, signal.SIG_IGN)
     die_with(parent)
+    if beside.claim.acquire(block=False):  # the first worker in compiles, beside the parent,
+        _compile_beside(name, params, beside)  # what the parent's warm-up leaves out
     compiled.wait()  # the parent has compiled and cached the kernels: only load them
+    beside.done.wait()
     warm_up(name, params)
     ready.release()  # this worker's kernels are loaded: the parent may start the clock
+
+
+class Beside(NamedTuple):
+    """What a worker compiles beside the parent's warm-up: who does (``claim``), when it is
+    done, and what it compiled (``figures``: kernels, and when it ended on the monotonic
+    clock, which processes share)."""
+
+    claim: Any
+    done: Any
+    figures: Any
+
+
+def _compile_beside(name: str, params: dict, beside: Beside) -> None:
+    watch = compiling.listen()
+    watch.quiet = True  # the parent's notice says it
+    before = watch.done
+    warm_beside(name, params)
+    beside.figures[0], beside.figures[1] = watch.done - before, time.monotonic()
+    beside.done.set()
 
 
 def _started() -> int:
@@ -76,7 +98,10 @@ class LocalPool:
     about 0.8 s of a core; counted in the run's time it cost a quarter of the rate of a
     one-worker run of 8 M deals (``benchmarks/bench_search_overhead.py``).  The workers
     start their interpreters and imports while the parent compiles (or loads) the kernels,
-    and load them from the cache once it has.
+    and load them from the cache once it has.  On a cold cache the first worker in compiles
+    meanwhile what the parent's warm-up leaves out (``Strategy.warm_beside``: a sweep's
+    merge-family kernel, a third of its compile): a second core shortens the first run
+    (``benchmarks/bench_first_compile.py``).
     """
 
     def __init__(self, workers: int, name: str, params: dict):
@@ -85,9 +110,10 @@ class LocalPool:
         quiet_resource_tracker()
         context = multiprocessing.get_context("spawn")
         compiled, ready = context.Event(), context.Semaphore(0)
+        beside = Beside(context.Lock(), context.Event(), context.Array("d", 2))
         self.executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=context,
-            initializer=_worker_init, initargs=(name, params, os.getpid(), compiled, ready))
+            max_workers=workers, mp_context=context, initializer=_worker_init,
+            initargs=(name, params, os.getpid(), compiled, ready, beside))
         try:
             # each submit while no worker is idle spawns one: all of them start now, deaf to
             # a Ctrl-C or hang-up of the terminal from the start (the compile below may be
@@ -96,12 +122,22 @@ class LocalPool:
                 starts = [self.executor.submit(_started) for _ in range(workers)]
             # compile and cache once here (in a thread: Ctrl-C is answered at once), so that
             # workers only load the cache
-            compiling.warm(warm_up, name, params)
-            compiled.set()
-            compiling.warm(self._wait_ready, ready, starts)
+            compiling.warm(self._warm, name, params, compiled, beside, ready, starts)
         except BaseException:
             self.close()
             raise
+
+    def _warm(self, name: str, params: dict, compiled, beside: Beside, ready,
+              starts: list[Future]) -> None:
+        """Compile (or load) the kernels but those a worker compiles beside, let the workers
+        load them, and wait until they have; the worker's compile counts as the command's."""
+        warm_up(name, params, beside=True)
+        own_done = time.monotonic()
+        compiled.set()
+        self._wait_ready(ready, starts)
+        kernels, ended = beside.figures
+        if kernels:  # a cold cache: the wait for the worker past our own compile counts too
+            compiling.WATCH.add_beside(int(kernels), max(ended - own_done, 0.0))
 
     def _wait_ready(self, ready, starts: list[Future]) -> None:
         """Wait until every worker has loaded its kernels; a ``UserError`` when one died."""

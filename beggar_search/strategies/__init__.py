@@ -62,15 +62,23 @@ def execute(job: ChunkJob):
     return summary
 
 
-def warm_up(name: str, params: dict, whole: bool = False) -> None:
+def warm_up(name: str, params: dict, whole: bool = False, beside: bool = False) -> None:
     """Compile (or load from cache) the kernels the strategy uses, before any timing;
     ``whole``: also those it uses only now and then (a long game's replay by the general
-    engine: ``beggar-search compile``, for an image whose cache is read-only)."""
+    engine: ``beggar-search compile``, for an image whose cache is read-only); ``beside``:
+    all but those ``warm_beside`` compiles."""
     strategy = strategy_for(name, params)
-    strategy.warm_up()
+    strategy.warm_up(beside=beside)
     engine = getattr(strategy, "engine", None)
     if whole and engine is not None:
         engine.warm_long()
 
 
-__all__ = ["PENDING", "STRATEGIES", "ChunkJob", "Strategy", "execute", "strategy_for", "warm_up"]
+def warm_beside(name: str, params: dict) -> None:
+    """Compile (or load) the kernels that ``warm_up(..., beside=True)`` leaves out: what a
+    worker compiles while the parent compiles the rest (``Strategy.warm_beside``)."""
+    strategy_for(name, params).warm_beside()
+
+
+__all__ = ["PENDING", "STRATEGIES", "ChunkJob", "Strategy", "execute", "strategy_for",
+           "warm_beside", "warm_up"]

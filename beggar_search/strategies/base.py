@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import count
 
+import numpy as np
+
 from .. import games
 from ..chunk_engine import Engine
 from ..engine.batch import ChunkSummary, Recorder, new_recorder
@@ -146,18 +148,35 @@ class Strategy:
                                         lambda position: self.number(job.chunk, position),
                                         self.game.notation)
 
-    def run_chunk(self, job: ChunkJob) -> ChunkSummary:
+    def run_chunk(self, job: ChunkJob, families: bool = True) -> ChunkSummary:
         """Play a chunk (``play``) and summarise what it recorded, with the seconds it took and
-        the merge family of each game it keeps on the leaderboard."""
+        (unless ``families`` is False: a warm-up leaving them to ``warm_beside``) the merge
+        family of each game it keeps on the leaderboard."""
         started = time.perf_counter()
         recorder = self.play(job, new_recorder(self.board_size, self.deck.size))
         summary = ChunkSummary.from_recorder(recorder, self.players, top_k=self.top_k)
         summary.sample_histogram = self.sample_histogram(job)
-        summary.top_families = self.game.families(summary.top_deals, summary.top_rows,
-                                                  self.deck.split(self.players))
+        if families:
+            summary.top_families = self.game.families(summary.top_deals, summary.top_rows,
+                                                      self.deck.split(self.players))
         summary.seconds = time.perf_counter() - started
         return summary
 
-    def warm_up(self) -> None:
-        """Compile the chunk's kernels by playing chunk 0 with one deal."""
-        self.run_chunk(ChunkJob(self.name, 0, 1, self.params))
+    def warm_up(self, beside: bool = False) -> None:
+        """Compile the chunk's kernels by playing chunk 0 with one deal; ``beside``: all but
+        those ``warm_beside`` compiles (a worker does, meanwhile)."""
+        self.run_chunk(ChunkJob(self.name, 0, 1, self.params), families=not beside)
+
+    def warm_beside(self) -> None:
+        """Compile what ``warm_up(beside=True)`` leaves out, on one sample deal: the merge
+        family kernel of the leaderboard's games (a third of a sweep's compile).  A worker
+        process compiles it while the parent compiles the rest, on a second core.  Nothing for
+        a search of cycles (``of_cycles``: no games kept, so no families)."""
+        if self.of_cycles:
+            return
+        from ..engine.rules import R_TRICKS, RESULT_LEN
+
+        sequences = self.deck.sorted_cards()[None, :].astype(np.uint8)
+        rows = np.zeros((1, RESULT_LEN), dtype=np.int64)
+        rows[:, R_TRICKS] = 1  # the deal itself is its last state: nothing to play
+        self.game.families(sequences, rows, self.deck.split(self.players))

@@ -152,10 +152,11 @@ class ClimbStrategy(Strategy):
         """The game's number in the run (each chunk has ``span`` numbers)."""
         return chunk * self.span + position
 
-    def warm_up(self) -> None:
-        """Compile with a small backward search (chunk 1: no start deal)."""
+    def warm_up(self, beside: bool = False) -> None:
+        """Compile with a small backward search (chunk 1: no start deal); ``beside``: the
+        leaderboard's merge families left to ``warm_beside``."""
         small = ClimbStrategy({**self.params, "closure_states": 500})
-        small.run_chunk(ChunkJob(self.name, 1, 1, small.params))
+        small.run_chunk(ChunkJob(self.name, 1, 1, small.params), families=not beside)
 
     @property
     def board_size(self) -> int:

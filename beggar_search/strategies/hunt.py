@@ -63,8 +63,9 @@ class HuntStrategy(Strategy):
     unit = "tries"  # perturbations tried
     of_cycles = True
 
-    def warm_up(self) -> None:
-        """Compile the perturbation kernel, the backward search and the loop recorder."""
+    def warm_up(self, beside: bool = False) -> None:
+        """Compile the perturbation kernel, the backward search and the loop recorder (all of
+        them, ``beside`` or not: its chunks keep no games, so no merge families)."""
         from ..backward.reach import reach_state
 
         self.run_chunk(ChunkJob(self.name, 0, 1, self.params))

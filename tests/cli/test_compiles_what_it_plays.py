@@ -140,3 +140,26 @@ def test_compile_compiles_ahead_the_long_games_replay_a_search_compiles_late():
     assert rows[0, 0] != 0
     assert len(bitboard.replay_long.signatures) == 1
     assert len(bitboard._play_long.signatures) == 1
+
+
+@pytest.mark.slow
+def test_the_first_worker_compiles_the_family_kernel_beside_the_parent_and_says_so(tmp_path):
+    """On a cold cache the parent compiles the sweep's kernels while the first worker
+    compiles the merge-family kernel (issue 36: a second core shortens the first search);
+    the command counts the worker's kernels as its own, and a second run compiles nothing."""
+    env = {**os.environ, "BEGGAR_SEARCH_DB": str(tmp_path / "r.sqlite"),
+           "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    search = [sys.executable, "-m", "beggar_search", *SEARCH[:-3], "--seed", "1"]
+    first = subprocess.run(search, cwd=tmp_path, env=env, capture_output=True, text=True,
+                           timeout=900)
+    assert first.returncode == 0, first.stderr
+    said = [line for line in first.stderr.splitlines()
+            if line.startswith("beggar-search: compiled")]
+    assert len(said) == 1, first.stderr
+    beside = int(said[0].split("(")[1].split()[0])  # "(N of them in a worker beside)"
+    assert beside > 0 and said[0].endswith("of them in a worker beside)"), said
+    assert "of them in a worker beside, first run only" in first.stdout
+    again = subprocess.run(search, cwd=tmp_path, env=env, capture_output=True, text=True,
+                           timeout=900)
+    assert again.returncode == 0, again.stderr
+    assert "compil" not in again.stderr + again.stdout

@@ -3,6 +3,9 @@
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
+import textwrap
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -38,6 +41,43 @@ def test_a_worker_that_dies_while_it_starts_is_one_clear_error():
     died.set_exception(BrokenProcessPool("a process terminated abruptly"))
     with pytest.raises(UserError, match="a worker process died while it started"):
         a_pool(2)._wait_ready(ready, [Future(), died])
+
+
+# in a fresh process: which kernels a sweep's warm-up leaves to the worker beside the parent
+BESIDE = textwrap.dedent("""
+    from beggar_search.engine import merging
+    from beggar_search.strategies import warm_beside, warm_up
+    from beggar_search.strategies.sweep import RandomStrategy
+
+    params = RandomStrategy.prepare({"deck": "plain=5,J=2,Q=1,K=1", "players": 2, "seed": 1,
+                                     "top_k": 5, "max_tricks": None, "chunk_size": 100,
+                                     "hours": None, "deals": 100})
+    warm_up("random", params, beside=True)
+    print(len(merging.bmn_family_keys.signatures))
+    warm_beside("random", params)
+    print(len(merging.bmn_family_keys.signatures))
+""")
+
+
+def test_a_sweeps_warm_up_leaves_the_family_kernel_to_the_worker_beside(tmp_path):
+    """The parent's warm-up of a sweep neither compiles nor loads the merge-family kernel (a
+    third of the first search's compile); ``warm_beside``, which the first worker runs
+    meanwhile on a second core, does."""
+    done = subprocess.run([sys.executable, "-c", BESIDE], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "1"]
+
+
+def test_a_search_of_cycles_compiles_nothing_beside():
+    """The loop searches keep no games, so no families: their worker has nothing to compile
+    beside the parent (it would waste a core's seconds)."""
+    from beggar_search.strategies.factory import FactoryStrategy
+
+    strategy = object.__new__(FactoryStrategy)
+    assert strategy.of_cycles
+    strategy.game = None  # reaching the families would fail on it
+    strategy.warm_beside()
 
 
 class Terminal:

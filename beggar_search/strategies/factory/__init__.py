@@ -307,8 +307,9 @@ class FactoryStrategy(Strategy):
 
     # a chunk (in a worker) -------------------------------------------------
 
-    def warm_up(self) -> None:
-        """Compile the move, kick, seeding and backward-search kernels on a tiny deck."""
+    def warm_up(self, beside: bool = False) -> None:
+        """Compile the move, kick, seeding and backward-search kernels on a tiny deck (all of
+        them, ``beside`` or not: its chunks keep no games, so no merge families)."""
         players, game = self.players, self.cycles
         tiny_deck, tiny_hands = game.tiny(players)
         tiny = game.format_state(tiny_hands, 0)
