@@ -58,7 +58,7 @@ def _worker_init(name: str, params: dict, parent: int, compiled, ready, beside) 
         signal.signal(sig, signal.SIG_IGN)
     die_with(parent)
     if beside.claim.acquire(block=False):  # the first worker in compiles, beside the parent,
-        _compile_beside(name, params, beside)  # what the parent's warm-up leaves out
+        compile_beside(name, params, beside)  # what the parent's warm-up leaves out
     compiled.wait()  # the parent has compiled and cached the kernels: only load them
     beside.done.wait()
     warm_up(name, params)
@@ -75,13 +75,20 @@ class Beside(NamedTuple):
     figures: Any
 
 
-def _compile_beside(name: str, params: dict, beside: Beside) -> None:
+def compile_beside(name: str, params: dict, beside: Beside) -> None:
+    """A worker's head start on a cold cache: compile what the parent's warm-up leaves out
+    (``warm_beside``), say what it compiled and when it ended in ``beside.figures``, and set
+    ``beside.done`` however it ends."""
     watch = compiling.listen()
     watch.quiet = True  # the parent's notice says it
     before = watch.done
-    warm_beside(name, params)
-    beside.figures[0], beside.figures[1] = watch.done - before, time.monotonic()
-    beside.done.set()
+    try:
+        warm_beside(name, params)
+    except Exception:  # a head start only: each worker's own warm-up compiles (or loads)
+        pass           # what is missing, and fails there, as before, if it cannot
+    finally:
+        beside.figures[0], beside.figures[1] = watch.done - before, time.monotonic()
+        beside.done.set()
 
 
 def _started() -> int:

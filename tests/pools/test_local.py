@@ -15,7 +15,7 @@ import pytest
 
 from beggar_search import driver
 from beggar_search.errors import UserError
-from beggar_search.pools.local import LocalPool
+from beggar_search.pools.local import Beside, LocalPool, compile_beside
 from beggar_search.strategies import execute
 
 
@@ -85,6 +85,17 @@ def test_a_warm_up_leaves_its_heaviest_kernels_to_the_worker_beside(tmp_path, na
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == [str([False] * len(kernels)),
                                             str([True] * len(kernels))]
+
+
+def test_a_compile_beside_that_fails_lets_the_workers_go_on():
+    """The worker's head start is only that: when it fails, it says it compiled nothing and
+    is done, so that the other workers stop waiting for it (each worker's own warm-up then
+    compiles what is missing, and fails there if it cannot, as before)."""
+    context = multiprocessing.get_context("spawn")
+    beside = Beside(context.Lock(), context.Event(), context.Array("d", 2))
+    compile_beside("no such strategy", {}, beside)
+    assert beside.done.is_set()
+    assert beside.figures[0] == 0 and beside.figures[1] > 0
 
 
 def test_a_hunt_compiles_nothing_beside():
