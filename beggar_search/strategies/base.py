@@ -176,7 +176,7 @@ class Strategy:
             return
         from ..engine.rules import R_TRICKS, RESULT_LEN
 
-        sequences = self.deck.sorted_cards()[None, :].astype(np.uint8)
+        sequences = self.deck.sorted_cards()[None, :]  # uint8, as a chunk's deals
         rows = np.zeros((1, RESULT_LEN), dtype=np.int64)
         rows[:, R_TRICKS] = 1  # the deal itself is its last state: nothing to play
         self.game.families(sequences, rows, self.deck.split(self.players))

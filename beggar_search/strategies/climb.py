@@ -162,7 +162,7 @@ class ClimbStrategy(Strategy):
             return
         alone = ClimbStrategy({**self.params, "extend": 0, "extension_states": 0})  # no parent
         alone.run_chunk(ChunkJob(self.name, 1, 1, alone.params))
-        sample = self.deck.sorted_cards().astype(np.uint8)
+        sample = self.deck.sorted_cards()
         self._trajectory(sample)
         self.engine.play_sequences(sample[None, :])
 
@@ -170,9 +170,8 @@ class ClimbStrategy(Strategy):
         """Compile the backward search (from one state of a sample deal): what a worker
         compiles while the parent runs ``warm_up(beside=True)``."""
         small = ClimbStrategy({**self.params, "closure_states": 500})
-        hands = self.deal_class.from_sequence(self.deck.sorted_cards(), self.players,
-                                              self.deck).hands
-        small._closure_deals([(tuple(tuple(int(c) for c in hand) for hand in hands), 0)])
+        deal = self.deal_class.from_sequence(self.deck.sorted_cards(), self.players, self.deck)
+        small._closure_deals([(deal.hands, 0)])
 
     @property
     def board_size(self) -> int:
