@@ -571,24 +571,12 @@ def play_splits(pens, los, his, firsts, n, total, limit, packed):
 
 # ---- deals as masks over the places of the deal sequence -------------------------------
 
-@kernel
-def penalty_kinds(sorted_cards):
-    """(value - 1) of each penalty card of the deck, in sorted order (what DRAW_PLACES deals)."""
-    n_penalty = 0
-    for card in sorted_cards:
-        n_penalty += card > 0
-    kinds = np.zeros(n_penalty, dtype=np.int64)
-    k = 0
-    for card in sorted_cards:
-        if card > 0:  # insertion sort (at most 64 cards): np.sort costs a cold start 1.5 s
-            kind = np.int64(card) - 1
-            i = k
-            while i > 0 and kinds[i - 1] > kind:
-                kinds[i] = kinds[i - 1]
-                i -= 1
-            kinds[i] = kind
-            k += 1
-    return kinds
+def penalty_kinds(sorted_cards) -> np.ndarray:
+    """(value - 1) of each penalty card of the deck, in sorted order (what DRAW_PLACES deals).
+    Plain numpy, called from Python only: a kernel would be one more for a cold search to
+    compile before its first deal."""
+    cards = np.asarray(sorted_cards)
+    return np.sort(cards[cards > 0]).astype(np.int64) - 1
 
 
 @inlined_kernel
@@ -618,7 +606,7 @@ def _draw_places(s0, s1, s2, s3, order, kinds):
     return pen, lo, hi, s0, s1, s2, s3
 
 
-@kernel
+@inlined_kernel
 def masks_from(sequence, start, pen, lo, hi):
     """The masks of ``sequence``, given ``pen, lo, hi`` already right below place ``start``."""
     keep = (np.int64(1) << start) - 1
@@ -635,7 +623,7 @@ def masks_from(sequence, start, pen, lo, hi):
     return pen, lo, hi
 
 
-@kernel
+@inlined_kernel
 def to_sequence(pen, lo, hi, deal):
     """The deal's card values, place by place (``deal.shape[0]`` places)."""
     for p in range(deal.shape[0]):
@@ -685,7 +673,7 @@ def new_masks(size):
 
 # ---- results ---------------------------------------------------------------------------
 
-@kernel
+@inlined_kernel
 def _write_row(result, total, row):
     """A finished game's row from its packed result; False when it was too long to finish."""
     status = result >> (2 * PACK)
@@ -709,7 +697,7 @@ def play_general(deal, split, leader, max_tricks, flat, row):
     rules.play_game(flat, split, leader, max_tricks, row)
 
 
-@kernel
+@inlined_kernel
 def fast_limit(max_tricks):
     """Tricks after which a fast path gives a game to the general engine."""
     return LONG_TRICKS if max_tricks <= 0 else min(LONG_TRICKS, max_tricks)
@@ -781,10 +769,14 @@ def play_block(pens, los, his, n, split, leader, limit, packed, multi=MULTI, wid
     Numba prunes when it compiles: a cold 2-player search compiles a fifth less).
     ``wide``: see ``_play_block``.
     """
-    total = split.sum()
+    total = np.int64(0)
+    for hand in split:  # loops, not split.sum(), np.full, np.zeros: each numpy function is
+        total += hand   # one more for a cold search to compile (a second of the first search)
     if multi is None or split.shape[0] == 2:
-        firsts = np.full(n + 1, split[0], dtype=np.int64)
-        starts = np.zeros(n + 1, dtype=np.int64)
+        firsts = np.empty(n + 1, dtype=np.int64)
+        starts = np.empty(n + 1, dtype=np.int64)
+        for i in range(n + 1):
+            firsts[i], starts[i] = split[0], 0
         _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed, wide)
         return
     ends = bitboard_multi.new_ends(n)
@@ -844,7 +836,7 @@ def _next_block(progress, n_deals):
     return size
 
 
-@kernel
+@inlined_kernel
 def _record_block(masks, split, max_tricks, scratch, progress, recorder, multi, wide):
     """Play the block just filled (``progress[1]`` 0) and record the block in flight from
     ``progress`` on: (the recorder, the position of a game the fast path does not finish,
@@ -992,9 +984,8 @@ def play_sequences(sequences, split, leader, max_tricks, results, multi=MULTI, w
 
 
 @kernel
-def _generate(stream, n_deals, sorted_cards, draw, deals):
+def _generate(stream, n_deals, sorted_cards, kinds, draw, deals):
     order = np.arange(sorted_cards.shape[0])
-    kinds = penalty_kinds(sorted_cards)
     sequence = sorted_cards.copy()
     pens, los, his, _ = new_masks(1)
     for d in range(n_deals):
@@ -1006,7 +997,8 @@ def generate(stream: np.ndarray, n_deals: int, sorted_cards: np.ndarray,
              draw: int = DRAW_PLACES) -> np.ndarray:
     """The deals ``random_chunk`` plays from ``stream``, in order (uint8 (n, N)); advances it."""
     deals = np.zeros((int(n_deals), len(sorted_cards)), dtype=np.uint8)
-    _generate(stream, int(n_deals), np.asarray(sorted_cards, dtype=np.uint8), draw, deals)
+    cards = np.asarray(sorted_cards, dtype=np.uint8)
+    _generate(stream, int(n_deals), cards, penalty_kinds(cards), draw, deals)
     return deals
 
 
