@@ -402,6 +402,16 @@ kernel = _policy()
 inlined_kernel = _policy(inline="always")
 
 
+def set_up() -> None:
+    """Numba's typing and target contexts set up, as loading or compiling the first kernel
+    of a process would (a third of a second of a core): for a worker to do while it waits for
+    the parent's compile, so that loading its kernels then takes a tenth of a second."""
+    from numba.core.registry import cpu_target
+
+    cpu_target.typing_context.refresh()
+    cpu_target.target_context.refresh()
+
+
 @contextlib.contextmanager
 def ctrl_c_deferred():
     """A list that Ctrl-C appends to while kernels compile or run in this process; once the

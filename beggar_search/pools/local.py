@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import compiling
 from ..errors import UserError
-from ..strategies import execute, warm_beside, warm_up
+from ..strategies import execute, prepare, warm_beside, warm_up
 from .processes import STOP_SIGNALS, quiet_resource_tracker, terminal_signals_ignored
 
 if TYPE_CHECKING:
@@ -59,6 +59,8 @@ def _worker_init(name: str, params: dict, parent: int, compiled, ready, beside) 
     die_with(parent)
     if beside.claim.acquire(block=False):  # the first worker in compiles, beside the parent,
         compile_beside(name, params, beside)  # what the parent's warm-up leaves out
+    else:  # the others import and set up Numba meanwhile: loading the kernels then is quick
+        prepare(name, params)
     compiled.wait()  # the parent has compiled and cached the kernels: only load them
     beside.done.wait()
     warm_up(name, params)
@@ -104,8 +106,9 @@ class LocalPool:
     A worker's start (an interpreter, the imports, its kernels loaded from the cache) takes
     about 0.8 s of a core; counted in the run's time it cost a quarter of the rate of a
     one-worker run of 8 M deals (``benchmarks/bench_search_overhead.py``).  The workers
-    start their interpreters and imports while the parent compiles (or loads) the kernels,
-    and load them from the cache once it has.  On a cold cache the first worker in compiles
+    start their interpreters, import the strategy's modules and set Numba up
+    (``strategies.prepare``) while the parent compiles (or loads) the kernels, and load them
+    from the cache once it has (a tenth of a second).  On a cold cache the first worker in compiles
     meanwhile what the parent's warm-up leaves out (``Strategy.warm_beside``: a sweep's
     merge-family kernel, a third of its compile): a second core shortens the first run
     (``benchmarks/bench_first_compile.py``).

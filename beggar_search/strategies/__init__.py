@@ -74,11 +74,20 @@ def warm_up(name: str, params: dict, whole: bool = False, beside: bool = False) 
         engine.warm_long()
 
 
+def prepare(name: str, params: dict) -> None:
+    """What a worker can do before the kernels are compiled: the strategy's modules imported
+    and Numba set up (``jit.set_up``), compiling nothing; its warm-up then only loads."""
+    from ..jit import set_up
+
+    strategy_for(name, params)
+    set_up()
+
+
 def warm_beside(name: str, params: dict) -> None:
     """Compile (or load) the kernels that ``warm_up(..., beside=True)`` leaves out: what a
     worker compiles while the parent compiles the rest (``Strategy.warm_beside``)."""
     strategy_for(name, params).warm_beside()
 
 
-__all__ = ["PENDING", "STRATEGIES", "ChunkJob", "Strategy", "execute", "strategy_for",
-           "warm_beside", "warm_up"]
+__all__ = ["PENDING", "STRATEGIES", "ChunkJob", "Strategy", "execute", "prepare",
+           "strategy_for", "warm_beside", "warm_up"]
