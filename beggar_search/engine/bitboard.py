@@ -633,12 +633,14 @@ def to_sequence(pen, lo, hi, deal):
 
 @kernel
 def fill_random(stream, draw, order, kinds, sequence, pens, los, his, size):
-    """Draw ``size`` random deals into the mask arrays (``draw``: DRAW_PLACES or DRAW_SHUFFLE).
+    """Draw ``size`` random deals into the mask arrays (``draw``: DRAW_PLACES or DRAW_SHUFFLE;
+    None: DRAW_PLACES, and the shuffle is left out of the compiled kernel, a branch on None
+    that Numba prunes, as ``multi``'s: a cold search compiles a second less).
 
     ``order`` (0..N-1 permuted) and ``sequence`` (the deck's cards) persist from one
     block to the next, as the draws require.
     """
-    if draw == DRAW_PLACES:
+    if draw is None or draw == DRAW_PLACES:
         s0, s1, s2, s3 = stream[0], stream[1], stream[2], stream[3]
         for i in range(size):
             pens[i], los[i], his[i], s0, s1, s2, s3 = _draw_places(s0, s1, s2, s3, order, kinds)
@@ -881,6 +883,12 @@ def _replaying(blocks, split, max_tricks, scratch, recorder):
         recorder = replay_long(position, split, 0, max_tricks, scratch, recorder)
 
 
+def places_or(draw: int) -> int | None:
+    """The kernels' ``draw`` for ``draw``: None for DRAW_PLACES (the kernel then compiles
+    without the shuffle, see ``fill_random``), DRAW_SHUFFLE as it is."""
+    return None if draw == DRAW_PLACES else draw
+
+
 def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorder, multi=MULTI,
                  wide=WIDE):
     """Play ``n_deals`` uniformly random deals of the deck ``sorted_cards`` between the
@@ -893,10 +901,11 @@ def random_chunk(stream, n_deals, sorted_cards, split, draw, max_tricks, recorde
     blocks = _Blocks(len(sorted_cards), len(split))
     draws = (np.arange(len(sorted_cards), dtype=np.int64), penalty_kinds(sorted_cards),
              sorted_cards.copy())
+    kernel_draw = places_or(draw)
     return _replaying(
-        lambda recorder: _random_blocks(stream, n_deals, split, draw, max_tricks, recorder,
-                                        draws, blocks.masks, blocks.scratch, blocks.progress,
-                                        multi, wide),
+        lambda recorder: _random_blocks(stream, n_deals, split, kernel_draw, max_tricks,
+                                        recorder, draws, blocks.masks, blocks.scratch,
+                                        blocks.progress, multi, wide),
         split, max_tricks, blocks.scratch, recorder)
 
 
