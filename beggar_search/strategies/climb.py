@@ -157,7 +157,7 @@ class ClimbStrategy(Strategy):
         but the backward search, which ``warm_beside`` compiles (on a cold cache about 42 and
         48 CPU s here, of 80 in one process)."""
         if not beside:
-            small = ClimbStrategy({**self.params, "closure_states": 500})
+            small = self._small_closures()
             small.run_chunk(ChunkJob(self.name, 1, 1, small.params))
             return
         alone = ClimbStrategy({**self.params, "extend": 0, "extension_states": 0})  # no parent
@@ -169,9 +169,14 @@ class ClimbStrategy(Strategy):
     def warm_beside(self) -> None:
         """Compile the backward search (from one state of a sample deal): what a worker
         compiles while the parent runs ``warm_up(beside=True)``."""
-        small = ClimbStrategy({**self.params, "closure_states": 500})
+        small = self._small_closures()
         deal = self.deal_class.from_sequence(self.deck.sorted_cards(), self.players, self.deck)
         small._closure_deals([(deal.hands, 0)])
+
+    def _small_closures(self) -> ClimbStrategy:
+        """This climber with backward searches of at most 500 states: a warm-up's, which
+        compiles the same kernels as a run's in a fraction of its time."""
+        return ClimbStrategy({**self.params, "closure_states": 500})
 
     @property
     def board_size(self) -> int:
