@@ -164,39 +164,16 @@ WORKLOAD_SECONDS = {"search random": 37, "search random --players 3": 16,
                     "search factory --ignore-known": 70}
 
 
-# Two workers' shares, in order, chosen by what each workload compiles (2026-12-06, Zen 1
-# machine).  Every workload compiled alone in a fresh process and cache: 11 sets of 47-246
-# functions, 276.6 CPU s one after the other; and most of a factory's 240 functions are the
-# other searches' too, so the shares overlap.  A worker loads from the cache what the other
-# has already stored, so the order matters as much as the split.  Both searched by
-# simulation, over every split and each share in either order.  The two shares in
-# parallel, in a fresh cache, quiet machine:
-# - ``shares``' costliest-first split: 160.0 and 160.8 s, the pair 162.6 s;
-# - this plan: 138.3 and 141.6 s, the pair 143.2 s.
-# The plan:
-# - one worker takes Beggar-my-neighbour's factory first (its kernels hold most of the
-#   other searches'), then the searches that reuse it;
-# - the other takes 4 players (the multi-player kernels that 3 players then load),
-#   then ratscrew's searches, smallest first.
-PLAN_FOR_TWO = (
-    (("search", "factory", "--ignore-known"), ("search", "climb"),
-     ("search", "enumerate", "--deck", "plain=5,J=2,Q=1,K=1"),
-     ("search", "random", "--players", "5"), ("search", "random", "--players", "3"),
-     ("search", "random")),
-    (("search", "random", "--players", "4"), ("search", "random", "--game", "ers"),
-     ("search", "enumerate", "--game", "ers", "--deck", "8=2,9=2,T=1,J=2,Q=1"),
-     ("search", "climb", "--game", "ers", "--slap-policy", "turn"),
-     ("search", "factory", "--ignore-known", "--game", "ers", "--deck",
-      "8=2,9=2,T=1,J=2,Q=1")),
-)
-
-
 def shares(workloads, count: int) -> list[list]:
-    """``workloads`` shared out among ``count`` workers: ``PLAN_FOR_TWO`` for two when it
-    holds them all, else the costliest first to the least loaded (``WORKLOAD_SECONDS``, 40 s
-    for a workload not in it: factory's other game), each share in ``workloads``' order (a
-    share's later workloads reuse its earlier kernels)."""
-    planned = [list(share) for share in PLAN_FOR_TWO]
+    """``workloads`` shared out among ``count`` workers: for two, ``compile --all``'s own two
+    shares (``cli.compile.ALL_PLAN``: the pair 143.2 s in a fresh cache, against 162.6 s
+    for the split below) when they hold them all; else the costliest first to the least
+    loaded (``WORKLOAD_SECONDS``, 40 s for a workload not in it: factory's other game),
+    each share in ``workloads``' order (a share's later workloads reuse its earlier
+    kernels)."""
+    from beggar_search.cli.compile import ALL_PLAN
+
+    planned = [list(share) for share in ALL_PLAN]
     if count == 2 and sorted(w for share in planned for w in share) == sorted(workloads):
         return planned
     loads, chosen = [0.0] * count, [[] for _ in range(count)]

@@ -1,18 +1,19 @@
-"""The suite's precompile (``conftest.pytest_collection_finish``): each worker compiles its
-share of ``beggar-search compile --all`` before the tests, and the shares hold every
-workload once, whatever the worker count."""
+"""``compile --all``'s two shares (``cli.compile.ALL_PLAN``), which the suite's precompile
+uses too (``conftest.pytest_collection_finish``: each worker compiles its share before the
+tests): every workload once, whatever the worker count."""
 
-from conftest import PLAN_FOR_TWO, shares
+from conftest import shares
 
-from beggar_search.cli.compile import ALL_WORKLOADS
+from beggar_search.cli.compile import ALL_PLAN, ALL_WORKLOADS
 
 
-def test_the_plan_for_two_workers_holds_every_workload_once():
-    """A workload added to ``compile --all`` must go into the measured plan too (else two
-    workers fall back to the costliest-first split, measured 12% slower)."""
-    planned = [workload for share in PLAN_FOR_TWO for workload in share]
+def test_the_plan_for_two_processes_holds_every_workload_once():
+    """A workload added to ``compile --all`` must go into the measured plan too (else the
+    suite's two workers fall back to the costliest-first split, measured 12% slower, and
+    ``compile --all`` on two cores leaves it out)."""
+    planned = [workload for share in ALL_PLAN for workload in share]
     assert sorted(planned) == sorted(ALL_WORKLOADS)
-    assert shares(list(ALL_WORKLOADS), 2) == [list(share) for share in PLAN_FOR_TWO]
+    assert shares(list(ALL_WORKLOADS), 2) == [list(share) for share in ALL_PLAN]
 
 
 def test_any_other_count_shares_every_workload_once_in_order():

@@ -5,17 +5,22 @@
 would use (any search command line, which is checked as the search would check it, and
 then compiled, not run: no results file is opened); ``--all`` every workload in
 ``ALL_WORKLOADS`` (for an image or a cluster's workers: minutes).  A workload already in
-the cache loads in a second or so.  ``--where`` prints the cache's folder (``jit``: one for
-every install, per user), ``--clean`` empties it.
+the cache loads in a second or so.  Where there are two cores or more, ``--all`` compiles
+``ALL_PLAN``'s second share in a process of its own beside the first.  ``--where`` prints
+the cache's folder (``jit``: one for every install, per user), ``--clean`` empties it.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
 import time
 
 import click
 
 from .. import compiling
+from ..pools.processes import STOP_SIGNALS, default_workers, terminal_signals_ignored
 from ..text import plural
 from .common import say
 
@@ -35,13 +40,27 @@ ALL_WORKLOADS = (
     ("search", "factory", "--ignore-known"),
     ("search", "factory", "--ignore-known", "--game", "ers", "--deck", RATSCREW_DECK),
 )
+# ``--all`` on two cores: two shares, each in its order, compiled at once in two processes
+# that share the cache.  Chosen by what each workload compiles, because most of a factory's
+# 240 functions are the other searches' too: a process loads from the cache what the other
+# has stored, so the order counts as much as the split (docs/first-run.md).
+# - One process: Beggar-my-neighbour's factory first (its kernels hold most of the others'),
+#   then the searches that reuse it.
+# - The other: 4 players (the multi-player kernels that 3 players then load), then
+#   ratscrew's searches, smallest first.
+ALL_PLAN = (
+    (ALL_WORKLOADS[9], ALL_WORKLOADS[7], ALL_WORKLOADS[4], ALL_WORKLOADS[3], ALL_WORKLOADS[1],
+     ALL_WORKLOADS[0]),
+    (ALL_WORKLOADS[2], ALL_WORKLOADS[5], ALL_WORKLOADS[6], ALL_WORKLOADS[8], ALL_WORKLOADS[10]),
+)
+HELPER_FAILED = "failed"  # what a helper sends in place of its count when it could not go on
 
 
 @click.command("compile", context_settings={"ignore_unknown_options": True,
                                             "allow_interspersed_args": False})
 @click.option("--all", "everything", is_flag=True,
               help="Every workload: each search of each game, 2, 3, 4 and 5+ players"
-                   " (minutes, once).")
+                   " (minutes, once; in two processes where there are two cores).")
 @click.option("--where", is_flag=True,
               help="Print the folder of the compiled kernels (NUMBA_CACHE_DIR, else the"
                    " user's cache folder) and this version's folder in it, and exit.")
@@ -80,27 +99,27 @@ def compile_kernels(ctx, everything, where, clean, command):
         raise click.UsageError("compile takes a new search's command line; `search resume`"
                                " compiles what its run needs when it starts")
     workloads = ALL_WORKLOADS if everything else [tuple(command) or QUICK_START]
-    from .. import jit
-    from . import cli
-
     ctx.meta[COMPILE_ONLY] = True
     compiling.WATCH.reporting = False
     started = time.monotonic()
+    from .. import jit
+
     unsaved_before = jit.unsaved_kernels()
-    for workload in workloads:
-        before, unsaved = compiling.WATCH.done, jit.unsaved_kernels()
-        compiling.WATCH.what = "beggar-search " + " ".join(workload)
-        clock = time.monotonic()
-        with cli.make_context("beggar-search", list(workload), parent=ctx) as sub:
-            cli.invoke(sub)
-        done = compiling.WATCH.done - before
-        how = (f"compiled {plural(done, 'kernel')}" if done else
-               "already compiled (loaded from the cache)")
-        unsaved = jit.unsaved_kernels() - unsaved
-        if unsaved:
-            how += f", {unsaved} not saved"
-        say(f"{' '.join(workload)}: {how} in {time.monotonic() - clock:.1f} s", err=True)
-    unsaved = jit.unsaved_kernels() - unsaved_before
+    helper = Helper(ALL_PLAN[1]) if everything and default_workers() > 1 else None
+    try:
+        for workload in ALL_PLAN[0] if helper else workloads:
+            compile_workload(ctx, workload)
+        helped = helper.finish() if helper else 0
+    finally:
+        if helper:
+            helper.stop()
+    if helped is None:  # the helper could not go on: what it had left compiles here
+        say("beggar-search: the second compiling process stopped; its workloads compile here",
+            err=True)
+        helped = 0
+        for workload in ALL_PLAN[1]:
+            compile_workload(ctx, workload)
+    unsaved = jit.unsaved_kernels() - unsaved_before + helped
     if unsaved:  # a full or read-only cache: said once above, where it happened
         say(f"beggar-search: {plural(unsaved, 'kernel')} of {plural(len(workloads), 'workload')}"
             f" not saved in the kernel cache {jit.kernels_folder()}: later commands compile"
@@ -108,3 +127,78 @@ def compile_kernels(ctx, everything, where, clean, command):
         return
     say(f"beggar-search: {plural(len(workloads), 'workload')} ready in"
         f" {time.monotonic() - started:.1f} s", err=True)
+
+
+def compile_workload(ctx, workload: tuple[str, ...]) -> int:
+    """Compile (or load) the kernels of the search command line ``workload`` under ``ctx``
+    (whose ``meta`` says ``COMPILE_ONLY``) and say so on stderr; the kernels not saved."""
+    from .. import jit
+    from . import cli
+
+    before, unsaved = compiling.WATCH.done, jit.unsaved_kernels()
+    compiling.WATCH.what = "beggar-search " + " ".join(workload)
+    clock = time.monotonic()
+    with cli.make_context("beggar-search", list(workload), parent=ctx) as sub:
+        cli.invoke(sub)
+    done = compiling.WATCH.done - before
+    how = (f"compiled {plural(done, 'kernel')}" if done else
+           "already compiled (loaded from the cache)")
+    unsaved = jit.unsaved_kernels() - unsaved
+    if unsaved:
+        how += f", {unsaved} not saved"
+    say(f"{' '.join(workload)}: {how} in {time.monotonic() - clock:.1f} s", err=True)
+    return unsaved
+
+
+def compile_share(workloads, parent: int, results) -> None:
+    """In a process of its own (``Helper``): compile ``workloads`` one after the other, each
+    said on stderr, then send on ``results`` how many kernels were not saved, or
+    ``HELPER_FAILED`` when one could not be compiled (the parent compiles them then).  It
+    ignores the terminal's signals and dies with ``parent``: the parent decides."""
+    from ..pools.local import die_with
+    from . import cli
+
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    die_with(parent)
+    compiling.listen()  # its lines count the kernels it compiled, as the parent's do
+    compiling.WATCH.reporting = False
+    try:
+        with click.Context(cli, info_name="beggar-search") as ctx:
+            ctx.meta[COMPILE_ONLY] = True
+            results.send(sum(compile_workload(ctx, workload) for workload in workloads))
+    except BaseException:  # the parent says it in one line and compiles them itself
+        results.send(HELPER_FAILED)
+
+
+class Helper:
+    """A second process that compiles ``workloads`` (``compile_share``) while this one
+    compiles the rest, both into the same cache."""
+
+    def __init__(self, workloads):
+        context = multiprocessing.get_context("spawn")
+        self.results, sending = context.Pipe(duplex=False)
+        self.process = context.Process(target=compile_share, name="beggar-search compile",
+                                       args=(workloads, os.getpid(), sending), daemon=True)
+        with terminal_signals_ignored():  # a Ctrl-C at the terminal is the parent's
+            self.process.start()
+        sending.close()
+
+    def finish(self) -> int | None:
+        """Wait for the helper (a Ctrl-C is answered at once): the kernels it did not save,
+        or None when it could not compile them all."""
+        while not self.results.poll(0.2):
+            if not self.process.is_alive() and not self.results.poll(0):
+                return None
+        try:
+            sent = self.results.recv()
+        except (EOFError, OSError):
+            return None
+        return None if sent == HELPER_FAILED else int(sent)
+
+    def stop(self) -> None:
+        """End the helper now if it is still compiling, and reap it."""
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.results.close()
