@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import time
 
 import click
 
 from .. import compiling
-from ..pools.processes import STOP_SIGNALS, default_workers, terminal_signals_ignored
+from ..pools.processes import default_workers, terminal_signals_ignored
 from ..text import plural
 from .common import say
 
@@ -99,27 +98,27 @@ def compile_kernels(ctx, everything, where, clean, command):
         raise click.UsageError("compile takes a new search's command line; `search resume`"
                                " compiles what its run needs when it starts")
     workloads = ALL_WORKLOADS if everything else [tuple(command) or QUICK_START]
+    from .. import jit
+
     ctx.meta[COMPILE_ONLY] = True
     compiling.WATCH.reporting = False
     started = time.monotonic()
-    from .. import jit
-
     unsaved_before = jit.unsaved_kernels()
     helper = Helper(ALL_PLAN[1]) if everything and default_workers() > 1 else None
     try:
         for workload in ALL_PLAN[0] if helper else workloads:
             compile_workload(ctx, workload)
-        helped = helper.finish() if helper else 0
+        helper_unsaved = helper.finish() if helper else 0
     finally:
         if helper:
             helper.stop()
-    if helped is None:  # the helper could not go on: what it had left compiles here
+    if helper_unsaved is None:  # the helper could not go on: what it had left compiles here
         say("beggar-search: the second compiling process stopped; its workloads compile here",
             err=True)
-        helped = 0
+        helper_unsaved = 0
         for workload in ALL_PLAN[1]:
             compile_workload(ctx, workload)
-    unsaved = jit.unsaved_kernels() - unsaved_before + helped
+    unsaved = jit.unsaved_kernels() - unsaved_before + helper_unsaved
     if unsaved:  # a full or read-only cache: said once above, where it happened
         say(f"beggar-search: {plural(unsaved, 'kernel')} of {plural(len(workloads), 'workload')}"
             f" not saved in the kernel cache {jit.kernels_folder()}: later commands compile"
@@ -155,12 +154,10 @@ def compile_share(workloads, parent: int, results) -> None:
     said on stderr, then send on ``results`` how many kernels were not saved, or
     ``HELPER_FAILED`` when one could not be compiled (the parent compiles them then).  It
     ignores the terminal's signals and dies with ``parent``: the parent decides."""
-    from ..pools.local import die_with
+    from ..pools.local import serve
     from . import cli
 
-    for sig in STOP_SIGNALS:
-        signal.signal(sig, signal.SIG_IGN)
-    die_with(parent)
+    serve(parent)
     compiling.listen()  # its lines count the kernels it compiled, as the parent's do
     compiling.WATCH.reporting = False
     try:

@@ -53,10 +53,17 @@ def die_with(parent: int) -> None:
         threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _worker_init(name: str, params: dict, parent: int, compiled, ready, beside) -> None:
-    for sig in STOP_SIGNALS:  # the parent decides how to stop
+def serve(parent: int) -> None:
+    """The start of a process that works for ``parent``: the stop signals are left to it
+    (``STOP_SIGNALS`` ignored: the parent decides how to stop), and this process exits as
+    soon as it is gone (``die_with``)."""
+    for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
     die_with(parent)
+
+
+def _worker_init(name: str, params: dict, parent: int, compiled, ready, beside) -> None:
+    serve(parent)
     if beside.claim.acquire(block=False):  # the first worker in compiles, beside the parent,
         compile_beside(name, params, beside)  # what the parent's warm-up leaves out
     else:  # the others import and set up Numba meanwhile: loading the kernels then is quick
