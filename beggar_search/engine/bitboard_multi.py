@@ -395,17 +395,35 @@ def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
 
 
 # ---- one game at a time, with branches (a CPU without AVX-512) ---------------------------
+# The hands are rows of ``hands`` (penalty bits, value bits lo and hi, size) by player slot;
+# the players in are ``ring``, two bits a slot in turn order from the one who acts next (the
+# leader, or the payer), ``m`` of them.  A turn passes by rotating the ring, and a player
+# going out leaves it: only the case at hand is worked out, and the first event of a trick
+# is a minimum, not a branch per player.
 
 @inlined_kernel
-def _next_in(players_in, q):
-    """The next player still in after slot ``q``, in turn order (``q`` itself when none)."""
-    following = ((players_in | (players_in << 4)) >> (q + 1)) & 15  # slots q + 1, q + 2, ...
-    return (q + 1 + cttz(following)) & 3
+def _at(ring, j):
+    """The slot in turn position ``j``."""
+    return (ring >> (j << 1)) & 3
+
+
+@inlined_kernel
+def _turned(ring, m, k):
+    """The ring of ``m`` players from the one ``k`` places on (0 <= k < m)."""
+    width = m << 1
+    shift = k << 1
+    return ((ring >> shift) | (ring << (width - shift))) & ((np.int64(1) << width) - 1)
+
+
+@inlined_kernel
+def _next_penalty(hands, q):
+    """The place of slot ``q``'s next penalty card, or its size when it has none."""
+    return cttz(hands[0, q] | (np.int64(1) << hands[3, q]))
 
 
 @inlined_kernel
 def _lay(hands, q, k):
-    """Slot ``q``'s hand (``hands``: rows pen, lo, hi, size) without its top ``k`` cards."""
+    """Slot ``q``'s hand without its top ``k`` cards."""
     hands[0, q], hands[1, q], hands[2, q], hands[3, q] = drop_top(
         hands[0, q], hands[1, q], hands[2, q], hands[3, q], k)
 
@@ -424,88 +442,93 @@ def _lay_penalty(hands, q, ppen, plo, phi, pn):
 def _one_game(pen, lo, hi, split, leader, limit, hands):
     """One game of ``lockstep_block``, played alone, event by event with branches, until it
     is over, too long or down to two players: (its end as ``state[F_DONE]``, cards and
-    tricks played (packed), the taker who leads next, the players in); the hands are left
-    in ``hands``."""
-    one = np.int64(1)
+    tricks played (packed), the ring of the players in, the taker's slot first); the hands
+    are left in ``hands``."""
     start = np.int64(0)
     for q in range(4):
         n = np.int64(split[q]) if q < split.shape[0] else np.int64(0)
         hands[0, q], hands[1, q], hands[2, q], hands[3, q] = _dealt(pen, lo, hi, start, n)
         start += n
-    players_in = (one << split.shape[0]) - 1
-    cur = np.int64(leader)
+    m = np.int64(split.shape[0])
+    ring = _turned(np.int64(0b11100100) & ((np.int64(1) << (m << 1)) - 1), m, np.int64(leader))
     cards = np.int64(0)
     tricks = np.int64(0)
-    while True:  # a trick, led by ``cur``
+    while True:  # a trick, led by the ring's first
         ppen = plo = phi = pn = np.int64(0)
-        last = np.int64(-1)  # the last penalty card's player: none in the plain phase
-        taker = np.int64(-1)
         owed = np.int64(0)
-        while last < 0 and taker < 0:
-            # the plain phase: the player in turn position r meets its event (its next
-            # penalty card, or having none to lay) after d * m + r cards in all: the first
+        while True:
+            # the plain phase: the player in turn position j meets its event (its next
+            # penalty card, or having none to lay) after d * m + j cards in all: the first
             # event is the smallest d, the earliest in turn order among equals
-            m = popcount(players_in)
-            d_e = np.int64(64)
-            e = j_e = r_e = r = np.int64(0)
-            for j in range(4):
-                q = (cur + j) & 3
-                if (players_in >> q) & 1:
-                    d = cttz(hands[0, q] | (one << hands[3, q]))
-                    if d < d_e:
-                        e, j_e, r_e, d_e = q, j, r, d
-                    r += 1
-            best = d_e * m + r_e
-            for j in range(4):  # the players before the event's lay one card more
-                q = (cur + j) & 3
-                if (players_in >> q) & 1:
-                    _lay(hands, q, d_e + (j < j_e))
-            pn += best
-            after = _next_in(players_in, e)
-            if hands[3, e] == 0:  # it must lay and has none: out
-                players_in &= ~(one << e)
-                if m == 2:  # one player left in takes the pile
-                    taker = after
-                else:
-                    cur = after
-            else:  # it lays its penalty card
+            q0 = _at(ring, 0)
+            q1 = _at(ring, 1)
+            q2 = _at(ring, 2)
+            q3 = _at(ring, 3)
+            first = min(_next_penalty(hands, q0) << 2, (_next_penalty(hands, q1) << 2) | 1)
+            if m >= 3:
+                first = min(first, (_next_penalty(hands, q2) << 2) | 2)
+                if m == 4:
+                    first = min(first, (_next_penalty(hands, q3) << 2) | 3)
+            d_e = first >> 2
+            j_e = first & 3
+            # the players before the event's lay one card more
+            _lay(hands, q0, d_e + (j_e > 0))
+            _lay(hands, q1, d_e + (j_e > 1))
+            if m >= 3:
+                _lay(hands, q2, d_e + (j_e > 2))
+                if m == 4:
+                    _lay(hands, q3, d_e)
+            pn += d_e * m + j_e
+            ring = _turned(ring, m, j_e)  # the event's player first
+            e = ring & 3
+            if hands[3, e] != 0:  # it lays its penalty card; the next player pays
                 ppen, plo, phi, pn, owed = _lay_penalty(hands, e, ppen, plo, phi, pn)
-                last = e
-        while taker < 0:  # payments: the next player in pays the last penalty card
-            p = _next_in(players_in, last)
-            d = cttz(hands[0, p] | (one << hands[3, p]))
-            if d >= owed:  # in full: the last penalty card's player takes the pile
-                _lay(hands, p, owed)
-                pn += owed
-                taker = last
+                ring = _turned(ring, m, np.int64(1))
                 break
-            _lay(hands, p, d)
-            pn += d
-            if hands[3, p] == 0:  # runs out: out, and the last penalty card takes the pile
-                players_in &= ~(one << p)
-                taker = last
+            # it must lay and has none: out; with one player left in, that one takes the pile
+            ring >>= 2
+            m -= 1
+            if m == 1:
                 break
-            ppen, plo, phi, pn, owed = _lay_penalty(hands, p, ppen, plo, phi, pn)
-            last = p
+        if owed > 0:
+            while True:  # payments: the ring's first pays the last penalty card, its last's
+                p = ring & 3
+                k = _next_penalty(hands, p)
+                if k >= owed:  # in full: the last penalty card's player takes the pile
+                    _lay(hands, p, owed)
+                    pn += owed
+                    break
+                _lay(hands, p, k)
+                pn += k
+                if hands[3, p] == 0:  # runs out: out, and the last penalty card takes the pile
+                    ring >>= 2
+                    m -= 1
+                    break
+                ppen, plo, phi, pn, owed = _lay_penalty(hands, p, ppen, plo, phi, pn)
+                ring = _turned(ring, m, np.int64(1))
+            ring = _turned(ring, m, m - 1)  # the last player, who takes it, first
         # the trick ends: the taker puts the pile under its hand and leads next; every player
         # left without cards is out
-        hands[0, taker], hands[1, taker], hands[2, taker], hands[3, taker] = take_pile(
-            hands[0, taker], hands[1, taker], hands[2, taker], hands[3, taker],
-            ppen, plo, phi, pn, np.int64(-1))
+        t = ring & 3
+        hands[0, t], hands[1, t], hands[2, t], hands[3, t] = take_pile(
+            hands[0, t], hands[1, t], hands[2, t], hands[3, t], ppen, plo, phi, pn,
+            np.int64(-1))
         cards += pn
         tricks += 1
-        for q in range(4):
-            if hands[3, q] == 0:
-                players_in &= ~(one << q)
-        left = popcount(players_in)
+        j = m - 1
+        while j > 0:
+            if hands[3, _at(ring, j)] == 0:
+                low = (np.int64(1) << (j << 1)) - 1
+                ring = (ring & low) | ((ring >> 2) & ~low)
+                m -= 1
+            j -= 1
         played = cards | (tricks << PACK)
-        if left <= 1:
-            return S_WIN1 + taker, played, taker, players_in
+        if m <= 1:
+            return S_WIN1 + t, played, ring
         if tricks >= limit:
-            return np.int64(S_LONG), played, taker, players_in
-        if left == 2:
-            return np.int64(S_TWO), played, taker, players_in
-        cur = taker
+            return np.int64(S_LONG), played, ring
+        if m == 2:
+            return np.int64(S_TWO), played, ring
 
 
 @kernel
@@ -515,12 +538,12 @@ def one_by_one_block(pens, los, his, n, split, leader, limit, packed, ends):
     hands = np.zeros((4, 4), dtype=np.int64)
     count = 0
     for i in range(n):
-        done, played, winner, players_in = _one_game(pens[i], los[i], his[i], split, leader,
-                                                     limit, hands)
+        done, played, ring = _one_game(pens[i], los[i], his[i], split, leader, limit, hands)
         if done != S_TWO:
             packed[i] = played | (done << (2 * PACK))
             continue
-        other = cttz(players_in & ~(np.int64(1) << winner))  # the taker leads: its hand first
+        winner = ring & 3  # the taker leads: its hand first
+        other = (ring >> 2) & 3
         size = hands[3, winner]
         _store_end(ends, count, i, winner, other, played, size,
                    hands[0, winner] | (hands[0, other] << size),
