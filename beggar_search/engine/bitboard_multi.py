@@ -439,6 +439,155 @@ def _lay_penalty(hands, q, ppen, plo, phi, pn):
 
 
 @inlined_kernel
+def _loaded(hands, q):
+    """Slot ``q``'s hand: (penalty bits, value bits lo, hi, size)."""
+    return hands[0, q], hands[1, q], hands[2, q], hands[3, q]
+
+
+@inlined_kernel
+def _stored(hands, q, hand):
+    """Store ``hand`` as slot ``q``'s."""
+    hands[0, q], hands[1, q], hands[2, q], hands[3, q] = hand
+
+
+@inlined_kernel
+def _dropped(hand, k):
+    """``hand`` without its top ``k`` cards."""
+    return drop_top(hand[0], hand[1], hand[2], hand[3], k)
+
+
+@inlined_kernel
+def _three_in(hands, ring, cards, tricks, limit):
+    """Whole tricks while three players are in, their hands in registers (a turn passes by
+    naming them anew): from a trick's start, led by the ring's first, until a trick leaves a
+    player without cards or ``limit`` tricks are played (the pile taken, the ring from its
+    taker, nobody taken out yet: returns the ring, cards, tricks, 0 and False), or a player
+    goes out in the plain phase (the ring from that player, still in, and the plain cards on
+    the pile: returns ..., their count and True).  The hands are stored back either way.
+    (Four players' hands do not fit the registers: with four in, ``_trick`` plays faster.)"""
+    one = np.int64(1)
+    three = np.int64(3)
+    a = _loaded(hands, _at(ring, 0))
+    b = _loaded(hands, _at(ring, 1))
+    c = _loaded(hands, _at(ring, 2))
+    while True:
+        da = cttz(a[0] | (one << a[3]))
+        db = cttz(b[0] | (one << b[3]))
+        dc = cttz(c[0] | (one << c[3]))
+        # the first event in turn order; the players before it lay one card more
+        if da <= db and da <= dc:
+            a, b, c = _dropped(a, da), _dropped(b, da), _dropped(c, da)
+            pn = 3 * da
+        elif db <= dc:
+            a, b, c = _dropped(b, db), _dropped(c, db), _dropped(a, db + 1)
+            pn = 3 * db + 1
+            ring = _turned(ring, three, one)
+        else:
+            a, b, c = _dropped(c, dc), _dropped(a, dc + 1), _dropped(b, dc + 1)
+            pn = 3 * dc + 2
+            ring = _turned(ring, three, 2 * one)
+        if a[3] == 0:  # the event's player must lay and has none: it goes out
+            _stored(hands, ring & 3, a)
+            _stored(hands, _at(ring, 1), b)
+            _stored(hands, _at(ring, 2), c)
+            return ring, cards, tricks, pn, True
+        value = (a[1] & 1) | ((a[2] & 1) << 1)  # its penalty card's value - 1
+        ppen, plo, phi, pn = lay_on_pile(np.int64(0), np.int64(0), np.int64(0), pn, one,
+                                         value & 1, value >> 1)
+        owed = 1 + value
+        while True:  # the next player pays
+            a, b, c = b, c, _dropped(a, 1)
+            ring = _turned(ring, three, one)
+            k = cttz(a[0] | (one << a[3]))
+            if k >= owed:  # in full
+                a = _dropped(a, owed)
+                pn += owed
+                break
+            a = _dropped(a, k)
+            pn += k
+            if a[3] == 0:  # runs out (out at the trick's end)
+                break
+            value = (a[1] & 1) | ((a[2] & 1) << 1)
+            ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, one, value & 1, value >> 1)
+            owed = 1 + value
+        # the last penalty card's player takes the pile and leads
+        a, b, c = take_pile(c[0], c[1], c[2], c[3], ppen, plo, phi, pn, -one), a, b
+        ring = _turned(ring, three, 2 * one)
+        cards += pn
+        tricks += 1
+        if b[3] == 0 or c[3] == 0 or tricks >= limit:
+            _stored(hands, ring & 3, a)
+            _stored(hands, _at(ring, 1), b)
+            _stored(hands, _at(ring, 2), c)
+            return ring, cards, tricks, np.int64(0), False
+
+
+@inlined_kernel
+def _trick(hands, ring, m, pn):
+    """A trick, or the rest of one whose plain phase has put ``pn`` plain cards on the pile,
+    led by the ring's first, ``m`` players in: (the ring from its taker, who has taken the
+    pile, the players in, the pile's cards).  A player who runs out is out at once; the
+    others left without cards are still in."""
+    ppen = plo = phi = np.int64(0)
+    owed = np.int64(0)
+    while True:
+        # the plain phase: the player in turn position j meets its event (its next penalty
+        # card, or having none to lay) after d * m + j cards in all: the first event is the
+        # smallest d, the earliest in turn order among equals
+        q0 = _at(ring, 0)
+        q1 = _at(ring, 1)
+        q2 = _at(ring, 2)
+        q3 = _at(ring, 3)
+        first = min(_next_penalty(hands, q0) << 2, (_next_penalty(hands, q1) << 2) | 1)
+        if m >= 3:
+            first = min(first, (_next_penalty(hands, q2) << 2) | 2)
+            if m == 4:
+                first = min(first, (_next_penalty(hands, q3) << 2) | 3)
+        d_e = first >> 2
+        j_e = first & 3
+        # the players before the event's lay one card more
+        _lay(hands, q0, d_e + (j_e > 0))
+        _lay(hands, q1, d_e + (j_e > 1))
+        if m >= 3:
+            _lay(hands, q2, d_e + (j_e > 2))
+            if m == 4:
+                _lay(hands, q3, d_e)
+        pn += d_e * m + j_e
+        ring = _turned(ring, m, j_e)  # the event's player first
+        e = ring & 3
+        if hands[3, e] != 0:  # it lays its penalty card; the next player pays
+            ppen, plo, phi, pn, owed = _lay_penalty(hands, e, ppen, plo, phi, pn)
+            ring = _turned(ring, m, np.int64(1))
+            break
+        # it must lay and has none: out; with one player left in, that one takes the pile
+        ring >>= 2
+        m -= 1
+        if m == 1:
+            break
+    if owed > 0:
+        while True:  # payments: the ring's first pays the last penalty card, its last's
+            p = ring & 3
+            k = _next_penalty(hands, p)
+            if k >= owed:  # in full: the last penalty card's player takes the pile
+                _lay(hands, p, owed)
+                pn += owed
+                break
+            _lay(hands, p, k)
+            pn += k
+            if hands[3, p] == 0:  # runs out: out, and the last penalty card takes the pile
+                ring >>= 2
+                m -= 1
+                break
+            ppen, plo, phi, pn, owed = _lay_penalty(hands, p, ppen, plo, phi, pn)
+            ring = _turned(ring, m, np.int64(1))
+        ring = _turned(ring, m, m - 1)  # the last player, who takes it, first
+    t = ring & 3
+    hands[0, t], hands[1, t], hands[2, t], hands[3, t] = take_pile(
+        hands[0, t], hands[1, t], hands[2, t], hands[3, t], ppen, plo, phi, pn, np.int64(-1))
+    return ring, m, pn
+
+
+@inlined_kernel
 def _one_game(pen, lo, hi, split, leader, limit, hands):
     """One game of ``lockstep_block``, played alone, event by event with branches, until it
     is over, too long or down to two players: (its end as ``state[F_DONE]``, cards and
@@ -453,68 +602,18 @@ def _one_game(pen, lo, hi, split, leader, limit, hands):
     ring = _turned(np.int64(0b11100100) & ((np.int64(1) << (m << 1)) - 1), m, np.int64(leader))
     cards = np.int64(0)
     tricks = np.int64(0)
-    while True:  # a trick, led by the ring's first
-        ppen = plo = phi = pn = np.int64(0)
-        owed = np.int64(0)
-        while True:
-            # the plain phase: the player in turn position j meets its event (its next
-            # penalty card, or having none to lay) after d * m + j cards in all: the first
-            # event is the smallest d, the earliest in turn order among equals
-            q0 = _at(ring, 0)
-            q1 = _at(ring, 1)
-            q2 = _at(ring, 2)
-            q3 = _at(ring, 3)
-            first = min(_next_penalty(hands, q0) << 2, (_next_penalty(hands, q1) << 2) | 1)
-            if m >= 3:
-                first = min(first, (_next_penalty(hands, q2) << 2) | 2)
-                if m == 4:
-                    first = min(first, (_next_penalty(hands, q3) << 2) | 3)
-            d_e = first >> 2
-            j_e = first & 3
-            # the players before the event's lay one card more
-            _lay(hands, q0, d_e + (j_e > 0))
-            _lay(hands, q1, d_e + (j_e > 1))
-            if m >= 3:
-                _lay(hands, q2, d_e + (j_e > 2))
-                if m == 4:
-                    _lay(hands, q3, d_e)
-            pn += d_e * m + j_e
-            ring = _turned(ring, m, j_e)  # the event's player first
-            e = ring & 3
-            if hands[3, e] != 0:  # it lays its penalty card; the next player pays
-                ppen, plo, phi, pn, owed = _lay_penalty(hands, e, ppen, plo, phi, pn)
-                ring = _turned(ring, m, np.int64(1))
-                break
-            # it must lay and has none: out; with one player left in, that one takes the pile
-            ring >>= 2
-            m -= 1
-            if m == 1:
-                break
-        if owed > 0:
-            while True:  # payments: the ring's first pays the last penalty card, its last's
-                p = ring & 3
-                k = _next_penalty(hands, p)
-                if k >= owed:  # in full: the last penalty card's player takes the pile
-                    _lay(hands, p, owed)
-                    pn += owed
-                    break
-                _lay(hands, p, k)
-                pn += k
-                if hands[3, p] == 0:  # runs out: out, and the last penalty card takes the pile
-                    ring >>= 2
-                    m -= 1
-                    break
-                ppen, plo, phi, pn, owed = _lay_penalty(hands, p, ppen, plo, phi, pn)
-                ring = _turned(ring, m, np.int64(1))
-            ring = _turned(ring, m, m - 1)  # the last player, who takes it, first
-        # the trick ends: the taker puts the pile under its hand and leads next; every player
-        # left without cards is out
-        t = ring & 3
-        hands[0, t], hands[1, t], hands[2, t], hands[3, t] = take_pile(
-            hands[0, t], hands[1, t], hands[2, t], hands[3, t], ppen, plo, phi, pn,
-            np.int64(-1))
-        cards += pn
-        tricks += 1
+    while True:  # three or four players in (two: handed to the 2-player kernel)
+        if m == 3:  # tricks with three in, until one ends with a player out
+            ring, cards, tricks, pn, rest = _three_in(hands, ring, cards, tricks, limit)
+            if rest:  # the ring's first goes out in the plain phase, and the trick goes on
+                ring, m, pn = _trick(hands, ring >> 2, m - 1, pn)
+                cards += pn
+                tricks += 1
+        else:
+            ring, m, pn = _trick(hands, ring, m, np.int64(0))
+            cards += pn
+            tricks += 1
+        # the trick has ended: the taker leads next; every player left without cards is out
         j = m - 1
         while j > 0:
             if hands[3, _at(ring, j)] == 0:
@@ -524,7 +623,7 @@ def _one_game(pen, lo, hi, split, leader, limit, hands):
             j -= 1
         played = cards | (tricks << PACK)
         if m <= 1:
-            return S_WIN1 + t, played, ring
+            return S_WIN1 + (ring & 3), played, ring
         if tricks >= limit:
             return np.int64(S_LONG), played, ring
         if m == 2:
