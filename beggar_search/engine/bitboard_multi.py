@@ -400,9 +400,11 @@ def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
 # leader, or the payer), ``m`` of them.  A turn passes by rotating the ring, and a player
 # going out leaves it: only the case at hand is worked out, and the first event of a trick
 # is a minimum, not a branch per player.  With three in, ``_three_in`` holds the hands in
-# registers instead.  The functions below are kernels of their own, not inlined: LLVM
-# inlines them all the same, and Numba compiled ``one_by_one_block`` in 15 s with them
-# inlined, 5.6 s without (3.9 s before ``_three_in``).
+# registers instead.  Compiling counts: with every function below inlined by Numba,
+# ``one_by_one_block`` took 15 s to compile, and 6.3 s with all but ``_trick`` and
+# ``_one_game`` kernels of their own (LLVM inlines the small ones all the same; 3.9 s before
+# ``_three_in``).  ``_trick`` is inlined, and called once: called, four players played
+# 1.17x slower; each inlined copy costs seconds.
 
 @kernel
 def _at(ring, j):
@@ -525,7 +527,7 @@ def _three_in(hands, ring, cards, tricks, limit):
             return ring, cards, tricks, np.int64(0), False
 
 
-@kernel
+@inlined_kernel
 def _trick(hands, ring, m, pn):
     """A trick, or the rest of one whose plain phase has put ``pn`` plain cards on the pile,
     led by the ring's first, ``m`` players in: (the ring from its taker, who has taken the
@@ -590,7 +592,7 @@ def _trick(hands, ring, m, pn):
     return ring, m, pn
 
 
-@kernel
+@inlined_kernel
 def _one_game(pen, lo, hi, split, leader, limit, hands):
     """One game of ``lockstep_block``, played alone, event by event with branches, until it
     is over, too long or down to two players: (its end as ``state[F_DONE]``, cards and
@@ -606,14 +608,15 @@ def _one_game(pen, lo, hi, split, leader, limit, hands):
     cards = np.int64(0)
     tricks = np.int64(0)
     while True:  # three or four players in (two: handed to the 2-player kernel)
+        pn = np.int64(0)
+        rest = True
         if m == 3:  # tricks with three in, until one ends with a player out
             ring, cards, tricks, pn, rest = _three_in(hands, ring, cards, tricks, limit)
             if rest:  # the ring's first goes out in the plain phase, and the trick goes on
-                ring, m, pn = _trick(hands, ring >> 2, m - 1, pn)
-                cards += pn
-                tricks += 1
-        else:
-            ring, m, pn = _trick(hands, ring, m, np.int64(0))
+                ring >>= 2
+                m -= 1
+        if rest:  # (one call: each copy of the trick inlined takes seconds to compile)
+            ring, m, pn = _trick(hands, ring, m, pn)
             cards += pn
             tricks += 1
         # the trick has ended: the taker leads next; every player left without cards is out
