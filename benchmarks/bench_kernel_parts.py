@@ -1,6 +1,7 @@
 """Where the 2-player random-deal fast path spends its time: drawing, playing, recording.
 
     taskset -c 0 nice -n 19 python benchmarks/bench_kernel_parts.py [--deals D] [--rounds R]
+    taskset -c 0 python benchmarks/bench_kernel_parts.py --players 3 [--deals D] [--rounds R]
 
 In each of R rounds, interleaved, times (CPU seconds of this process) on D random deals of
 the standard deck: the reference C engine (``c_yardstick/bmn_ref.c``, its own clock);
@@ -8,6 +9,10 @@ the standard deck: the reference C engine (``c_yardstick/bmn_ref.c``, its own cl
 beforehand (the play); ``bitboard.record_played`` alone on games played beforehand (the
 recording); and the whole ``bitboard.random_chunk``.  Prints each as deals/s and as a ratio
 to the C engine of the same round, with the load average; the figures are medians.
+
+With ``--players 3`` or ``4``: the play alone split in two, per deal, on D random standard
+deals drawn beforehand: the phase with three or four players in
+(``bitboard_multi.play_block``) and the two-player ends it leaves (``bitboard.play_splits``).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_report import build_c
 
 from beggar_search.cards.deck import STANDARD
-from beggar_search.engine import batch, bitboard
+from beggar_search.engine import batch, bitboard, bitboard_multi
 from beggar_search.engine.bitboard import BLOCK, DRAW_PLACES
 from beggar_search.engine.random import chunk_stream
 
@@ -90,12 +95,65 @@ def parts(deals: int) -> dict:
             "n": n}
 
 
+def multi_parts(players: int, deals: int) -> dict:
+    """Nanoseconds a deal of the phase with ``players`` in and of the two-player ends it
+    leaves, on ``deals`` random standard deals."""
+    sorted_cards = STANDARD.sorted_cards()
+    split = np.array(STANDARD.split(players), dtype=np.int64)
+    n_blocks = max(1, deals // BLOCK)
+    pens = np.zeros((n_blocks, BLOCK + 1), dtype=np.int64)
+    los = np.zeros_like(pens)
+    his = np.zeros_like(pens)
+    packed = np.zeros_like(pens)
+    stream = chunk_stream(1, 0)
+    order = np.arange(sorted_cards.shape[0])
+    kinds = bitboard.penalty_kinds(sorted_cards)
+    sequence = sorted_cards.copy()
+    for b in range(n_blocks):
+        bitboard.fill_random(stream, DRAW_PLACES, order, kinds, sequence, pens[b], los[b],
+                             his[b], BLOCK)
+    limit = bitboard.fast_limit(0)
+    left = []
+    start = cpu()
+    for b in range(n_blocks):
+        ends = bitboard_multi.new_ends(BLOCK)
+        count = bitboard_multi.play_block(pens[b], los[b], his[b], BLOCK, split, 0, limit,
+                                          packed[b], ends)
+        left.append((ends, count))
+    multi = cpu() - start
+    start = cpu()
+    for ends, count in left:
+        e_pens, e_los, e_his, firsts, _, _, _, e_packed = ends
+        for array in (e_pens, e_los, e_his, firsts):
+            array[count] = array[0]  # the dummy deal, as bitboard.play_block
+        bitboard.play_splits(e_pens, e_los, e_his, firsts, count, sorted_cards.shape[0], limit,
+                             e_packed)
+    two = cpu() - start
+    n = n_blocks * BLOCK
+    return {"multi": multi / n * 1e9, "ends": two / n * 1e9,
+            "ends per deal": sum(count for _, count in left) / n}
+
+
+def main_multi(players: int, deals: int, rounds: int) -> int:
+    multi_parts(players, BLOCK)  # compile
+    for number in range(rounds):
+        row = multi_parts(players, deals)
+        print(f"round {number + 1}: {players} players in {row['multi']:.0f} ns a deal, the "
+              f"two-player ends {row['ends']:.0f} ns ({row['ends per deal']:.2f} a deal); "
+              f"load {os.getloadavg()[0]:.2f}", flush=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2_000_000)
     parser.add_argument("--games", type=int, default=1_000_000, help="games of the C engine")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                        help="3 or 4: the phase with them in and the two-player ends")
     args = parser.parse_args()
+    if args.players > 2:
+        return main_multi(args.players, args.deals, args.rounds)
     parts(BLOCK)  # compile
     rows = []
     with tempfile.TemporaryDirectory() as directory:
