@@ -469,7 +469,10 @@ def _three_in(hands, ring, cards, tricks, limit):
     taker, nobody taken out yet: returns the ring, cards, tricks, 0 and False), or a player
     goes out in the plain phase (the ring from that player, still in, and the plain cards on
     the pile: returns ..., their count and True).  The hands are stored back either way.
-    (Four players' hands do not fit the registers: with four in, ``_trick`` plays faster.)"""
+    (Four players' hands do not fit the registers: with four in, ``_trick`` plays faster.)
+    A hand's next penalty card and its top card's value are written out here as in
+    ``_next_penalty`` and ``_lay_penalty``: as kernels on the hand's tuple, shared by the
+    three, the phase with three or four in took 2-5% longer (2026-12-06)."""
     one = np.int64(1)
     three = np.int64(3)
     a = _loaded(hands, _at(ring, 0))
