@@ -51,25 +51,34 @@ def cpu() -> float:
     return time.process_time()
 
 
+def new_blocks(deals: int) -> tuple:
+    """Room for ``deals`` deals (at least a block) in blocks: masks and packed results."""
+    pens = np.zeros((max(1, deals // BLOCK), BLOCK + 1), dtype=np.int64)
+    return pens, np.zeros_like(pens), np.zeros_like(pens), np.zeros_like(pens)
+
+
+def fill_blocks(pens, los, his) -> None:
+    """Random standard deals into every block, from one seed."""
+    sorted_cards = STANDARD.sorted_cards()
+    stream = chunk_stream(1, 0)
+    order = np.arange(sorted_cards.shape[0])
+    kinds = bitboard.penalty_kinds(sorted_cards)
+    sequence = sorted_cards.copy()
+    for b in range(pens.shape[0]):
+        bitboard.fill_random(stream, DRAW_PLACES, order, kinds, sequence, pens[b], los[b],
+                             his[b], BLOCK)
+
+
 def parts(deals: int) -> dict:
     """Deals/s of the draw, the play, the recording and the whole chunk, on ``deals`` deals."""
     sorted_cards = STANDARD.sorted_cards()
     split = np.array([26, 26], dtype=np.int64)
     total = sorted_cards.shape[0]
-    n_blocks = max(1, deals // BLOCK)
+    pens, los, his, packed = new_blocks(deals)
+    n_blocks = pens.shape[0]
     n = n_blocks * BLOCK
-    pens = np.zeros((n_blocks, BLOCK + 1), dtype=np.int64)
-    los = np.zeros_like(pens)
-    his = np.zeros_like(pens)
-    packed = np.zeros_like(pens)
-    stream = chunk_stream(1, 0)
-    order = np.arange(total)
-    kinds = bitboard.penalty_kinds(sorted_cards)
-    sequence = sorted_cards.copy()
     start = cpu()
-    for b in range(n_blocks):
-        bitboard.fill_random(stream, DRAW_PLACES, order, kinds, sequence, pens[b], los[b],
-                             his[b], BLOCK)
+    fill_blocks(pens, los, his)
     draw = cpu() - start
     limit = bitboard.fast_limit(0)
     wide = bitboard.wide_for(sorted_cards)  # as a search plays the deck
@@ -98,20 +107,11 @@ def parts(deals: int) -> dict:
 def multi_parts(players: int, deals: int) -> dict:
     """Nanoseconds a deal of the phase with ``players`` in and of the two-player ends it
     leaves, on ``deals`` random standard deals."""
-    sorted_cards = STANDARD.sorted_cards()
+    total = STANDARD.size
     split = np.array(STANDARD.split(players), dtype=np.int64)
-    n_blocks = max(1, deals // BLOCK)
-    pens = np.zeros((n_blocks, BLOCK + 1), dtype=np.int64)
-    los = np.zeros_like(pens)
-    his = np.zeros_like(pens)
-    packed = np.zeros_like(pens)
-    stream = chunk_stream(1, 0)
-    order = np.arange(sorted_cards.shape[0])
-    kinds = bitboard.penalty_kinds(sorted_cards)
-    sequence = sorted_cards.copy()
-    for b in range(n_blocks):
-        bitboard.fill_random(stream, DRAW_PLACES, order, kinds, sequence, pens[b], los[b],
-                             his[b], BLOCK)
+    pens, los, his, packed = new_blocks(deals)
+    n_blocks = pens.shape[0]
+    fill_blocks(pens, los, his)
     limit = bitboard.fast_limit(0)
     left = []
     start = cpu()
@@ -126,8 +126,7 @@ def multi_parts(players: int, deals: int) -> dict:
         e_pens, e_los, e_his, firsts, _, _, _, e_packed = ends
         for array in (e_pens, e_los, e_his, firsts):
             array[count] = array[0]  # the dummy deal, as bitboard.play_block
-        bitboard.play_splits(e_pens, e_los, e_his, firsts, count, sorted_cards.shape[0], limit,
-                             e_packed)
+        bitboard.play_splits(e_pens, e_los, e_his, firsts, count, total, limit, e_packed)
     two = cpu() - start
     n = n_blocks * BLOCK
     return {"multi": multi / n * 1e9, "ends": two / n * 1e9,
