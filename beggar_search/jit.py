@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 import numba
-from numba.core import config, sigutils
+from numba.core import config, sigutils, types
 from numba.core.caching import (
     CompileResultCacheImpl,
     FunctionCache,
@@ -381,6 +381,7 @@ def _policy(**options):
 
     def decorate(function):
         dispatcher = compile_(function)
+        _typed_without_literals(dispatcher)
         if CACHING:
             # what numba.njit(cache=True) does (Dispatcher.enable_caching), with the
             # tolerant cache: Numba has no public hook for a cache's errors
@@ -392,6 +393,24 @@ def _policy(**options):
         return dispatcher
 
     return decorate
+
+
+def _typed_without_literals(dispatcher) -> None:
+    """Compile ``dispatcher`` for the plain types of the arguments a kernel passes it, not
+    for their values: Numba types a constant argument (``f(x, 0)``, ``f(x, True)``) as a
+    literal and compiles a specialisation for each value and call site besides the one for
+    its type, the whole callee tree again (``play_tried`` three times, ``play_splits``
+    twice in a factory's compile).  A call from Python is typed by value's type already.
+    Nothing to do without the JIT (``NUMBA_DISABLE_JIT``: ``dispatcher`` is the function)."""
+    typed = getattr(dispatcher, "get_call_template", None)
+    if typed is None:
+        return
+
+    def get_call_template(args, kws):
+        return typed(tuple(types.unliteral(arg) for arg in args),
+                     {name: types.unliteral(arg) for name, arg in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
 
 
 kernel = _policy()
