@@ -400,7 +400,8 @@ def _typed_without_literals(dispatcher) -> None:
     for their values: Numba types a constant argument (``f(x, 0)``, ``f(x, True)``) as a
     literal and compiles a specialisation for each value and call site besides the one for
     its type, the whole callee tree again (``play_tried`` three times, ``play_splits``
-    twice in a factory's compile).  A call from Python is typed by value's type already.
+    twice in a factory's compile).  A call from Python is typed by its values' types
+    already.
     Nothing to do without the JIT (``NUMBA_DISABLE_JIT``: ``dispatcher`` is the function)."""
     typed = getattr(dispatcher, "get_call_template", None)
     if typed is None:
