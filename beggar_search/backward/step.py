@@ -202,6 +202,9 @@ def _replay(trick, scratch, found, count, slaps):
     force_out = False
     while True:
         alive = True
+        # a way that ends the trick as the target's: built and checked once the inner loop
+        # ends (one call site: ``_emit`` is inlined, and four of it took 14 s to compile)
+        emit = False
         while alive:
             # ``current`` must lay a card
             may_go_out = (remaining[current] == 0 and laid[current] > 0
@@ -231,7 +234,7 @@ def _replay(trick, scratch, found, count, slaps):
                 position += 1
                 laid[current] += 1
                 if by_slap and position == length:
-                    count = _emit(trick, scratch, found, count, slaps)  # slapped on its last card
+                    emit = True  # slapped on its last card
                     alive = False
                 elif card >= jack:
                     last_penalty = current
@@ -240,8 +243,7 @@ def _replay(trick, scratch, found, count, slaps):
                 elif last_penalty >= 0:
                     owed -= 1
                     if owed == 0:
-                        if position == length and last_penalty == winner:
-                            count = _emit(trick, scratch, found, count, slaps)
+                        emit = position == length and last_penalty == winner
                         alive = False
                 else:
                     current = rules.next_in(out_mask, current, players)
@@ -249,15 +251,16 @@ def _replay(trick, scratch, found, count, slaps):
                 out_mask |= 1 << current
                 players_in -= 1
                 if last_penalty >= 0:
-                    if position == length and last_penalty == winner:
-                        count = _emit(trick, scratch, found, count, slaps)
+                    emit = position == length and last_penalty == winner
                     alive = False
                 elif players_in == 1:
-                    if position == length and rules.next_in(out_mask, current, players) == winner:
-                        count = _emit(trick, scratch, found, count, slaps)
+                    emit = (position == length
+                            and rules.next_in(out_mask, current, players) == winner)
                     alive = False
                 else:
                     current = rules.next_in(out_mask, current, players)
+        if emit:
+            count = _emit(trick, scratch, found, count, slaps)
         if top == 0:
             return count
         top -= 1
