@@ -22,11 +22,11 @@ import textwrap
 import time
 from pathlib import Path
 
-NESSLER = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # the first known loop (2024)
 COMMANDS = {
     "random": ["search", "random", "--deals", "2000000", "--quiet"],
     "enumerate": ["search", "enumerate", "--count", "2000000", "--quiet"],
-    "play": ["play", NESSLER],
+    "play": ["play", CASELLA],
     "deal": ["deal", "--index", "12345"],
     "show": ["show"],
     "export": ["export", "--what", "longest", "--out", "longest.csv"],
