@@ -203,7 +203,8 @@ def _replay(trick, scratch, found, count, slaps):
     while True:
         alive = True
         # a way that ends the trick as the target's: built and checked once the inner loop
-        # ends (one call site: ``_emit`` is inlined, and four of it took 14 s to compile)
+        # ends (one call site: ``_emit`` is inlined, and with four ``predecessors_into``
+        # compiled in 21 s instead of 13)
         emit = False
         while alive:
             # ``current`` must lay a card
