@@ -22,7 +22,8 @@ import textwrap
 import time
 from pathlib import Path
 
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # the first known loop (2024)
+from beggar_search.games.loops import CASELLA
+
 COMMANDS = {
     "random": ["search", "random", "--deals", "2000000", "--quiet"],
     "enumerate": ["search", "enumerate", "--count", "2000000", "--quiet"],

@@ -8,30 +8,21 @@ import sys
 import textwrap
 
 import pytest
+from listed_kernels import LISTING
+from published import CASELLA
 
 # one worker: its search (searched) and its cold cache are made once
 pytestmark = pytest.mark.xdist_group("compiles")
 
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # the first known loop (2024)
-
-# what a command run in a fresh process compiled or loaded: every kernel of the package
-# that has a compiled signature at its end (a kernel loaded from the cache has its own;
-# compiled cold, the kernels it calls have theirs too)
-USED = textwrap.dedent("""
-    import json, sys
-    from numba.core.registry import CPUDispatcher
+# what a command run in a fresh process compiled or loaded (``listed_kernels``)
+USED = LISTING + textwrap.dedent("""
+    import json
     from beggar_search.cli import main
     try:
         main(sys.argv[1:])
     except SystemExit as end:
         assert not end.code, end.code
-    used = sorted({f"{value.py_func.__module__.removeprefix('beggar_search.')}."
-                   f"{value.py_func.__qualname__}"
-                   for name, module in list(sys.modules.items())
-                   if name.startswith("beggar_search.")
-                   for value in vars(module).values()
-                   if isinstance(value, CPUDispatcher) and value.signatures})
-    print(json.dumps(used))
+    print(json.dumps(sorted(package_kernels())))
 """)
 
 # the kernel families of the other games, searches and engines
