@@ -18,7 +18,7 @@ always the hand's first (its value the word's low 2 bits).  The lockstep plays 1
 side by side without a branch (vector lanes: with AVX-512, two vectors of 8); a CPU
 without AVX-512 plays the same steps one game at a time with branches (``_play_one``),
 1.9x faster on a Zen 1 core than the lockstep there.  A deck of more than
-32 penalty cards plays on ``lo`` and ``hi`` (the wide lockstep).  A trick is
+``MAX_VALUED`` (31) penalty cards plays on ``lo`` and ``hi`` (the wide lockstep).  A trick is
 then a handful of bit scans: the plain-card phase (both players laying in turn
 until one lays a penalty card) costs one scan per player, and every payment one
 scan of the payer's hand.  While a game is in
@@ -67,10 +67,12 @@ from .bits import (
     PACK_MASK,
     S_LONG,
     S_WIN1,
+    ctlz,
     cttz,
     hand_values,
     popcount,
     prefer_wide_vectors,
+    shr,
 )
 from .random import below_held, shuffle, xoshiro
 from .rules import (
@@ -92,127 +94,129 @@ DRAW_PLACES, DRAW_SHUFFLE = 0, 1  # how random_chunk draws its deals (see the do
 
 # Lockstep play.  LANES games run side by side; the state of lane g is field f at
 # state[f * LANES + g] (constant offsets, so LLVM vectorises the lane loop: with
-# AVX-512 a step of 16 games is two vectors).  A hand (and the pile) in play is its
-# penalty mask by place (``pen``, as the deal's masks), its size, and its penalty
-# cards' values in the order they are laid, 2 bits each in one word (``val``: the next
-# one in bits 0-1; ``bits.hand_values``): laying plain cards shifts only the mask,
-# laying a penalty card reads its value as ``val & 3`` and shifts ``val`` by 2, and a
-# hand taking the pile puts the pile's values above its own (by 2 bits per penalty card
-# it holds).  A lane's state is always a payment:
-# "A" owes ``owed`` cards, "B" laid the last penalty card (and takes the pile when A
-# pays in full).  A step is one penalty card laid (or a game's end), branch-free:
-# A pays up to its next penalty card or the cards owed; when it pays in full B takes
-# the pile and the free play that follows (B leads, both lay plain cards in turn) is
-# resolved in the same step, up to the next penalty card laid, which makes its layer
-# "B" and the other the payer.  A deal starts as B (the leader) taking an empty pile
-# (owed 0; that take counts a trick, taken off when the result is stored).  A deck of
-# more than 32 penalty cards plays in the wide lockstep below (the values as bit planes
+# AVX-512 a step of 16 games is two vectors).  A hand in play is its penalty mask by
+# place with an end bit past its last card (``pen``: the deal's mask and ``1 << size``,
+# so its next penalty card or its end is one ``cttz``, and its size ``63 - ctlz``), and
+# its penalty cards' values in the order they are laid, 2 bits each in one word (``val``:
+# the next one in bits 0-1; ``bits.hand_values``).  Laying plain cards shifts only the
+# mask (a logical shift, ``bits.shr``: a mask of 64 places may hold bit 63), laying a
+# penalty card reads its value as ``val & 3`` and shifts ``val`` by 2, and a hand taking
+# the pile puts the pile's cards above its own (its end bit replaced by the pile's mask
+# and end bit, one add) and the pile's values above its own (2 bits per penalty card it
+# holds).  The pile is its mask, values and size (no end bit).  A lane's state is always
+# a payment: "A" owes ``owed`` cards, "B" laid the last penalty card (and takes the pile
+# when A pays in full).  A step is one penalty card laid (or a game's end), branch-free:
+# A pays up to its next penalty card or the cards owed; when it pays in full B takes the
+# pile and the free play that follows (B leads, both lay plain cards in turn) is
+# resolved in the same step, up to the next penalty card laid, which makes its layer "B"
+# and the other the payer.  A deal starts as B (the leader) taking an empty pile (owed 0;
+# that take counts a trick, taken off when the result is stored).  A step computes only
+# what a game going on needs: a game that ends in it is flagged in ``F_DONE`` (A paid its
+# last card, a player ran out, or the trick count passed the limit) and its result is
+# made when its lane is refilled (``_refill``: the pile a player ran out under is added
+# there), its other fields left as the step made them.  A deck of more than
+# ``MAX_VALUED`` penalty cards plays in the wide lockstep below (the values as bit planes
 # by place, as the deal's masks).
 LANES = 16
-(F_APEN, F_AVAL, F_AN, F_BPEN, F_BVAL, F_BN, F_PPEN, F_PVAL, F_PN,
- F_OWED, F_COUNT, F_DONE) = (f * LANES for f in range(12))
-N_FIELDS = 12
+(F_APEN, F_AVAL, F_BPEN, F_BVAL, F_PPEN, F_PVAL, F_PN, F_OWED, F_COUNT,
+ F_DONE) = (f * LANES for f in range(10))
+N_FIELDS = 10
+F_BIAS = N_FIELDS * LANES  # after the lanes: the run's ``_long_bias``
 # F_COUNT: the game's cards laid, its tricks plus one (the leader's first take of the empty
-# pile counts) << PACK, and who is "A" (the mover: 0 for player 1) in bit MOVER_BIT
+# pile counts) plus ``_long_bias(limit)`` << PACK, and who is "A" (the mover: 0 for player 1)
+# in bit MOVER_BIT; after a game's last step, the mover bit is its winner (0 for player 1)
 TRICK = np.int64(1 << PACK)
 MOVER_BIT = 62
 MOVER = np.int64(1 << MOVER_BIT)
-MAX_VALUED = 32  # penalty cards whose values fit one word, 2 bits each
+LONG_BIT = np.int64(1 << (2 * PACK - 1))  # set in F_COUNT once the tricks pass the limit
+# F_DONE of a game that has ended: LONG_BIT when its tricks passed the limit, RAN_OUT when
+# a player ran out (the other takes the pile), PAID_LAST when A paid its last card (B has
+# won; before the others)
+RAN_OUT, PAID_LAST = np.int64(2), np.int64(4)
+# penalty cards whose values fit one word, 2 bits each, with every shift by twice a count
+# of them below 64 (also in a lane whose game has just ended, whose fields are not read)
+MAX_VALUED = 31
 BLOCK = 8192  # deals generated, played and recorded together
 
 
 @inlined_kernel
-def _step(state, limit):
-    """Advance every lane by one penalty card laid; returns nonzero when some game has finished.
+def _long_bias(limit):
+    """What ``F_COUNT``'s tricks start above, so that they reach LONG_BIT as they pass
+    ``limit`` (a test of one bit a step instead of a shift, a mask and a comparison)."""
+    return ((np.int64(1) << (PACK - 1)) - 1 - limit) << PACK
 
-    A finished lane has ``state[F_DONE + g]`` set to S_WIN1 + player (a player has
-    won) or S_LONG (``limit`` tricks played without an end); its other fields
-    then hold the game's cards and tricks (``F_COUNT``).
-    """
+
+@inlined_kernel
+def _step(state):
+    """Advance every lane by one penalty card laid; returns a bit mask of the lanes whose
+    game has ended (``F_DONE`` set, see above)."""
     one = np.int64(1)
-    any_done = np.int64(0)
+    ended = np.int64(0)
     for g in range(LANES):
         apen = state[F_APEN + g]
         aval = state[F_AVAL + g]
-        an = state[F_AN + g]
         bpen = state[F_BPEN + g]
         bval = state[F_BVAL + g]
-        bn = state[F_BN + g]
         ppen = state[F_PPEN + g]
         pval = state[F_PVAL + g]
         pn = state[F_PN + g]
         owed = state[F_OWED + g]
         count = state[F_COUNT + g]
         # masks are all ones (-1) or 0
-        a = cttz(apen | (one << an))  # A's next penalty card, or its size
+        a = cttz(apen)  # A's next penalty card, or its end
         # A pays: the plain cards before its next penalty card, or the cards owed
         take = -np.int64(a >= owed)  # paid in full: B takes the pile
         paid = min(a, owed)
-        apen >>= paid  # plain cards only: A's values stay
-        an -= paid
+        apen = shr(apen, paid)  # plain cards only: A's values stay
         pn += paid
-        # B takes the pile under its hand, first laid first out: the pile's values above
-        # B's own (2 bits for each penalty card B holds; at most 32 in all, & 63 keeps the
-        # shift defined where B holds all 32 and the pile none)
-        bval |= (pval << ((popcount(bpen) << 1) & 63)) & take
-        bpen |= (ppen << bn) & take
-        bn += pn & take
+        emptied = take & -np.int64(apen == 1)  # A paid its last card: B has won
+        # B takes the pile under its hand, first laid first out: the pile's cards and end
+        # bit in place of B's end bit (at B's size), the pile's values above B's own
+        bn = 63 - ctlz(bpen)
+        bval |= (pval << ((popcount(bpen) << 1) - 2)) & take
+        bpen += (((ppen | (one << pn)) - 1) << bn) & take
         count += (pn + TRICK) & take  # the pile's cards, and one trick
         ppen &= ~take
         pval &= ~take
         pn &= ~take
-        emptied = take & -np.int64(an == 0)  # A paid its last card: B has won
-        long_game = take & ~emptied & -np.int64(((count >> PACK) & PACK_MASK) > limit)
-        # the next event: A's penalty card (or running out) at once when it did not pay
-        # in full; else the free play, B leading: B meets its event first iff its next
+        # the next event: A's penalty card (or its end) at once when it did not pay in
+        # full; else the free play, B leading: B meets its event first iff its next
         # penalty card is no further than A's
         a -= paid
-        b = cttz(bpen | (one << (bn & 63)))  # (bn is 64 only in a game already over)
+        b = cttz(bpen)
         on_a = ~take | -np.int64(a < b)
         k = min(a, b) & take
-        where = (a & on_a) | (b & ~on_a)
-        size = (an & on_a) | (bn & ~on_a)
-        runs_out = ~emptied & -np.int64(where == size)
-        penalty = ~emptied & ~runs_out
-        # the penalty card laid is its layer's first: its value is the layer's bits 0-1
-        value = ((aval & on_a) | (bval & ~on_a)) & 3 & penalty
-        laid = penalty & 1
-        laid_a = laid & on_a
-        laid_b = laid & ~on_a
-        shift_a = k + laid_a
-        shift_b = k - (on_a & take) + laid_b
-        apen >>= shift_a
-        an -= shift_a
-        aval >>= laid_a + laid_a
-        bpen >>= shift_b
-        bn -= shift_b
-        bval >>= laid_b + laid_b
+        # the player whose event it is runs out when its hand holds no penalty card
+        runs_out = -np.int64(popcount((apen & on_a) | (bpen & ~on_a)) == 1)
+        # else it lays its first penalty card, of value bits 0-1 of its values
+        value = ((aval & on_a) | (bval & ~on_a)) & 3
+        laid_a = on_a & 1
+        # (A meets its penalty card first: B, leading, lays one plain card more, - (-1))
+        apen = shr(apen, k + laid_a)
+        aval = ((aval >> 2) & on_a) | (aval & ~on_a)
+        bpen = shr(bpen, k - (on_a & take) + (laid_a ^ 1))
+        bval = (bval & on_a) | ((bval >> 2) & ~on_a)
         pn += k + k - (on_a & take)
-        pval |= value << ((popcount(ppen) << 1) & 63)  # above the pile's penalty cards
-        ppen |= laid << pn
-        pn += laid
-        owed = (1 + value) & penalty
-        # running out: the other player takes the pile and has won
-        count += (pn + TRICK) & runs_out
-        over = emptied | runs_out
-        winner = ((count >> MOVER_BIT) & 1) ^ ((emptied | on_a) & 1)  # 0 for player 1
-        # B acts next (pays) after A's penalty card
-        swap = penalty & on_a
+        pval |= value << (popcount(ppen) << 1)  # above the pile's penalty cards
+        ppen |= one << pn
+        pn += 1
+        owed = 1 + value
+        # B acts next (pays) after A's penalty card; the mover bit of a game that has
+        # ended (A paid its last card, or the player of the event ran out) is its winner
+        swap = on_a | emptied
         state[F_APEN + g] = (bpen & swap) | (apen & ~swap)
         state[F_BPEN + g] = (apen & swap) | (bpen & ~swap)
         state[F_AVAL + g] = (bval & swap) | (aval & ~swap)
         state[F_BVAL + g] = (aval & swap) | (bval & ~swap)
-        state[F_AN + g] = (bn & swap) | (an & ~swap)
-        state[F_BN + g] = (an & swap) | (bn & ~swap)
         state[F_OWED + g] = owed
         state[F_PPEN + g] = ppen
         state[F_PVAL + g] = pval
         state[F_PN + g] = pn
         state[F_COUNT + g] = count ^ (swap & MOVER)
-        done = (S_LONG & long_game) | ((S_WIN1 + winner) & over & ~long_game)
+        done = (count & LONG_BIT) | (runs_out & RAN_OUT) | (emptied & PAID_LAST)
         state[F_DONE + g] = done
-        any_done |= done
-    return any_done
+        ended |= np.int64(done != 0) << g
+    return ended
 
 
 @kernel
@@ -223,39 +227,59 @@ def _load(state, g, pen, lo, hi, first, total, leader, start):
     comes from ``bitboard_multi`` with two players left in.  The leader starts as B,
     taking an empty pile (see the step).
     """
-    low = (np.int64(1) << first) - 1
-    rest = (np.int64(1) << (total - first)) - 1  # total - first < 64; drops a sign bit
+    one = np.int64(1)
+    low = (one << first) - 1
+    rest = (one << (total - first)) - 1  # total - first < 64; drops a sign bit
     pen_one = pen & low
     pen_two = (pen >> first) & rest
-    one = (pen_one, hand_values(pen_one, lo & low, hi & low), first)
-    two = (pen_two, hand_values(pen_two, (lo >> first) & rest, (hi >> first) & rest),
-           total - first)
-    a, b = (one, two) if leader == 1 else (two, one)
-    state[F_APEN + g], state[F_AVAL + g], state[F_AN + g] = a
-    state[F_BPEN + g], state[F_BVAL + g], state[F_BN + g] = b
+    one_pen, one_val = pen_one | (one << first), hand_values(pen_one, lo & low, hi & low)
+    two_pen = pen_two | (one << (total - first))
+    two_val = hand_values(pen_two, (lo >> first) & rest, (hi >> first) & rest)
+    if leader == 1:
+        state[F_APEN + g], state[F_AVAL + g] = one_pen, one_val
+        state[F_BPEN + g], state[F_BVAL + g] = two_pen, two_val
+    else:
+        state[F_APEN + g], state[F_AVAL + g] = two_pen, two_val
+        state[F_BPEN + g], state[F_BVAL + g] = one_pen, one_val
     for f in (F_PPEN, F_PVAL, F_PN, F_OWED, F_DONE):
         state[f + g] = 0
-    state[F_COUNT + g] = start | ((1 - leader) << MOVER_BIT)
+    state[F_COUNT + g] = (start + state[F_BIAS]) | ((1 - leader) << MOVER_BIT)
+
+
+@inlined_kernel
+def _result(state, g):
+    """The packed result of the game that has ended in lane g (see the step)."""
+    done = state[F_DONE + g]
+    count = state[F_COUNT + g]
+    if done & RAN_OUT and not done & PAID_LAST:
+        # the other player takes the pile (less the penalty card the step counted laid)
+        count += state[F_PN + g] - 1 + TRICK
+    if done & LONG_BIT and not done & PAID_LAST:
+        status = S_LONG
+    else:
+        status = S_WIN1 + ((count >> MOVER_BIT) & 1)
+    return ((count & ~MOVER) - TRICK - state[F_BIAS]) | (status << (2 * PACK))
 
 
 @kernel
-def _refill(state, index, pens, los, his, firsts, starts, n, total, leader, packed):
-    """Store finished games and start each such lane's next deal; returns lanes still busy.
+def _refill(ended, state, index, pens, los, his, firsts, starts, n, total, leader, packed):
+    """Store the games of the lanes in bit mask ``ended`` and start each such lane's next
+    deal; returns how many of them had their last deal below n (now idle).
 
     Lane g plays deals g, g + LANES, g + 2 * LANES, ... (deal n is a dummy that
     idle lanes play and whose result is dropped into ``packed[n]``).
     """
-    busy = 0
-    for g in range(LANES):
-        done = state[F_DONE + g]
+    idle = 0
+    while ended != 0:
+        g = cttz(ended)
+        ended &= ended - 1
         i = index[g]
-        if done != 0:
-            packed[i] = ((state[F_COUNT + g] & ~MOVER) - TRICK) | (done << (2 * PACK))
-            i = min(i + LANES, n)
-            index[g] = i
-            _load(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
-        busy += i < n
-    return busy
+        packed[i] = _result(state, g)
+        idle += (i < n) & (i + LANES >= n)
+        i = min(i + LANES, n)
+        index[g] = i
+        _load(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
+    return idle
 
 
 @kernel
@@ -263,7 +287,8 @@ def lockstep_block(pens, los, his, firsts, starts, n, total, leader, limit, pack
     """Play deals 0..n-1 of at most ``MAX_VALUED`` penalty cards 16 at a time in vector lanes
     (the step above; index n a dummy deal): ``play_narrow`` where the CPU has AVX-512."""
     prefer_wide_vectors()
-    state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
+    state = np.zeros(N_FIELDS * LANES + 1, dtype=np.int64)
+    state[F_BIAS] = _long_bias(limit)
     index = np.zeros(LANES, dtype=np.int64)
     for g in range(LANES):
         i = min(g, n)
@@ -271,9 +296,10 @@ def lockstep_block(pens, los, his, firsts, starts, n, total, leader, limit, pack
         _load(state, g, pens[i], los[i], his[i], firsts[i], total, leader, starts[i])
     busy = min(n, LANES)
     while busy > 0:
-        if _step(state, limit):
-            busy = _refill(state, index, pens, los, his, firsts, starts, n, total, leader,
-                           packed)
+        ended = _step(state)
+        if ended:
+            busy -= _refill(ended, state, index, pens, los, his, firsts, starts, n, total,
+                            leader, packed)
 
 
 @inlined_kernel
@@ -399,7 +425,8 @@ def _play_block(pens, los, his, firsts, starts, n, total, leader, limit, packed,
 
 
 # The wide lockstep: the same step on the value bit planes by place (``lo``, ``hi``), for a
-# deck of more than 32 penalty cards (whose values do not fit 2 bits each in one word).
+# deck of more than ``MAX_VALUED`` penalty cards (whose values do not fit 2 bits each in one
+# word with the shifts the lockstep makes).
 (W_APEN, W_ALO, W_AHI, W_AN, W_BPEN, W_BLO, W_BHI, W_BN, W_PPEN, W_PLO, W_PHI, W_PN,
  W_OWED, W_MOVER, W_CARDS, W_TRICKS, W_DONE) = (f * LANES for f in range(17))
 W_FIELDS = 17
@@ -541,7 +568,7 @@ def _refill_wide(state, index, pens, los, his, firsts, starts, n, total, leader,
 
 @kernel
 def _play_block_wide(pens, los, his, firsts, starts, n, total, leader, limit, packed):
-    """``_play_block`` for a deck of more than 32 penalty cards."""
+    """``_play_block`` for a deck of more than ``MAX_VALUED`` penalty cards."""
     prefer_wide_vectors()
     state = np.zeros(W_FIELDS * LANES, dtype=np.int64)
     index = np.zeros(LANES, dtype=np.int64)

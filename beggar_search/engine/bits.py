@@ -33,6 +33,32 @@ def cttz(typingctx, value):
 
 
 @intrinsic
+def ctlz(typingctx, value):
+    """Count leading zero bits of an int64 (LLVM's ctlz; 64 for 0): a mask's highest bit set
+    is ``63 - ctlz(mask)``."""
+    if not isinstance(value, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def shr(typingctx, value, count):
+    """``value`` shifted right by ``count`` (0 to 63), zeros shifted in (a logical shift:
+    ``>>`` on an int64 copies the sign bit, which a mask of 64 places may hold)."""
+    if not (isinstance(value, types.Integer) and isinstance(count, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.lshr(args[0], args[1])
+
+    return types.int64(types.int64, types.int64), codegen
+
+
+@intrinsic
 def prefer_wide_vectors(typingctx):
     """Mark the kernel that calls this (after Numba's inlining) to be vectorised with the
     widest vectors the CPU has: LLVM's ``"prefer-vector-width"="512"``.  LLVM's own choice

@@ -19,10 +19,12 @@ from beggar_search.engine.random import chunk_stream
 LONGEST = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 SPLIT = np.array([26, 26], dtype=np.int64)
 # decks of every shape the kernel takes: named, small, 64 cards, counts of 0, odd sizes,
-# 32 penalty cards (the most whose values fit one word) and more (the wide lockstep)
+# 31 penalty cards (the most the lockstep takes: ``MAX_VALUED``) in 64 cards, and more (the
+# wide lockstep)
 DECKS = ["standard", "camicia", "plain=10,J=2,Q=2,K=2,A=2", "plain=40,J=6,Q=6,K=6,A=6",
          "plain=20,Q=3,A=1", "plain=6,J=2,Q=1,K=1", "plain=25,J=4,K=4,A=4", "plain=5",
-         "J=3,A=2", "plain=32,J=8,Q=8,K=8,A=8", "plain=10,J=10,Q=10,K=10,A=10"]
+         "J=3,A=2", "plain=33,J=8,Q=8,K=8,A=7", "plain=32,J=8,Q=8,K=8,A=8",
+         "plain=10,J=10,Q=10,K=10,A=10"]
 N_DEALS = 10_000  # per deck, players and source
 PLAYERS = (2, 3, 4)
 CASES = [(spec, players) for spec in DECKS for players in PLAYERS]
@@ -128,10 +130,10 @@ def test_the_wide_lockstep_is_left_out_only_where_the_deck_fits_one_word():
     ``MAX_VALUED`` penalty cards, the wide lockstep kept for more; the tests above play both
     through it as a search does."""
     assert bitboard.wide_for(Deck.parse("standard").sorted_cards()) is None
-    assert bitboard.wide_for(Deck.parse("plain=32,J=8,Q=8,K=8,A=8").sorted_cards()) is None
-    assert bitboard.wide_for(Deck.parse("plain=10,J=10,Q=10,K=10,A=10").sorted_cards()) == (
-        bitboard.WIDE)
-    assert bitboard.MAX_VALUED == 32
+    assert bitboard.wide_for(Deck.parse("plain=33,J=8,Q=8,K=8,A=7").sorted_cards()) is None
+    for spec in ("plain=32,J=8,Q=8,K=8,A=8", "plain=10,J=10,Q=10,K=10,A=10"):
+        assert bitboard.wide_for(Deck.parse(spec).sorted_cards()) == bitboard.WIDE
+    assert bitboard.MAX_VALUED == 31
 
 
 def test_next_deal_steps_through_every_index():
@@ -259,7 +261,8 @@ def test_hand_values_are_the_penalty_values_in_order(form):
 
 
 @pytest.mark.parametrize("spec", ["standard", "camicia", "plain=10,J=2,Q=2,K=2,A=2",
-                                  "plain=32,J=8,Q=8,K=8,A=8", "plain=10,J=10,Q=10,K=10,A=10"])
+                                  "plain=33,J=8,Q=8,K=8,A=7", "plain=32,J=8,Q=8,K=8,A=8",
+                                  "plain=10,J=10,Q=10,K=10,A=10"])
 def test_play_splits_plays_any_split_as_the_general_engine(spec):
     """States of every split (hand 1 leads): the packed results are the general engine's
     games, and games the kernel hands back as long are exactly the general engine's loops
