@@ -40,7 +40,7 @@ from .kept import (
     queue_words,
     state_words,
 )
-from .maskmoves import move_masks
+from .maskmoves import apply_masks
 
 # kick kinds (``tunables.KICK_NAMES``): the moves a kick is made of
 K_SWAPS, K_CARDS, K_BLOCKS, K_EXCHANGES, K_MIXED = range(len(KICK_NAMES))
@@ -265,8 +265,9 @@ def _kick_words(seeds, config, stream, n, counts, params, words, moved):
         if counts[move_kind] == 0:
             continue
         for _ in range(64 if move_kind == moves.M_SWAP else 8):
-            if move_masks(words, n, first + below(stream, counts[move_kind]), KICK_MOVES,
-                          counts, params, moved):
+            kind = moves.decode_counted(n, 2, first + below(stream, counts[move_kind]),
+                                        KICK_MOVES, counts, params)
+            if apply_masks(words, n, kind, params, moved):
                 for k in range(N_WORDS):
                     words[k] = moved[k]
                 break

@@ -29,7 +29,7 @@ from .kept import (
     state_words,
     tried_key,
 )
-from .maskmoves import move_masks
+from .maskmoves import apply_masks
 from .moves import apply_counted, decode_counted, kind_counts, move_count
 
 # stats layout: per kind, moves tried / loops met / new cycles met
@@ -223,12 +223,13 @@ def _expand_masks(states, own_keys, config, counts, known, cursor, found, stats,
     seen.table[:] = -1  # the states this state's moves give (a table that fits in cache)
     queued = 0
     for move in range(move_count(n, 2, config)):
-        if not move_masks(words, n, move, config, counts, params, moved):
+        kind = decode_counted(n, 2, move, config, counts, params)
+        if not apply_masks(words, n, kind, params, moved):
             continue
         tried_key(moved, key)
         if not _remember(seen, queued, key):
             continue
-        stats[params[3], ST_TRIES] += 1
+        stats[kind, ST_TRIES] += 1
         queued = queue_words(tried, queued, moved, move, queued)
     play_tried(tried, queued, exact, True)
     for q in range(queued):
