@@ -124,6 +124,22 @@ def _triangle_row(index, row):
 
 
 @kernel
+def swap_places(n):
+    """The places (i, j) of every swap of ``n`` cards, row k for swap number k (the
+    numbering ``decode_counted`` decodes): a kick draws its swaps from this table, a load
+    where the decode's square root and corrections took 60 ns of a swap kick's 220
+    (``cycles.perturb``)."""
+    places = np.zeros((max(n * (n - 1) // 2, 0), 2), dtype=np.int64)
+    k = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            places[k, 0] = i
+            places[k, 1] = j
+            k += 1
+    return places
+
+
+@kernel
 def decode_move(n, players, index, config, params):
     """The kind of move number ``index``; its parameters go into ``params[0:3]``.
 

@@ -248,11 +248,11 @@ def _move_kind(kind, stream):
 
 
 @kernel
-def _kick_words(seeds, config, stream, n, counts, params, words, moved):
+def _kick_words(seeds, config, stream, n, counts, swaps, params, words, moved):
     """Draw a two-player seed state (rows of ``cycles.state_words``) and kick it into
     ``words``, its moves made on masks (``maskmoves``): as ``kick`` does on cards, a swap
-    drawn again until its cards differ (64 draws at most), any other move 8.  Returns the
-    seed's row."""
+    drawn again until its cards differ (64 draws at most), any other move 8.  ``swaps``:
+    ``moves.swap_places(n)``, the swaps' places by number.  Returns the seed's row."""
     s = below(stream, seeds.shape[0])
     for k in range(N_WORDS):  # (a slice copy: 13 ns, about the loop's whole move)
         words[k] = seeds[s, k]
@@ -265,8 +265,12 @@ def _kick_words(seeds, config, stream, n, counts, params, words, moved):
         if counts[move_kind] == 0:
             continue
         for _ in range(64 if move_kind == moves.M_SWAP else 8):
-            kind = moves.decode_counted(n, 2, first + below(stream, counts[move_kind]),
-                                        KICK_MOVES, counts, params)
+            index = below(stream, counts[move_kind])
+            if move_kind == moves.M_SWAP:  # the decode's numbering, read from its table
+                kind = moves.M_SWAP
+                params[0], params[1] = swaps[index, 0], swaps[index, 1]
+            else:
+                kind = moves.decode_counted(n, 2, first + index, KICK_MOVES, counts, params)
             if apply_masks(words, n, kind, params, moved):
                 for k in range(N_WORDS):
                     words[k] = moved[k]
@@ -328,13 +332,15 @@ def kick_chunk_with(stream, seeds, config, known, tries, found, counts, fast, ex
     for s in range(seed_words.shape[0]):
         state_words(seeds.sequences[s], seeds.sizes[s, 0], seeds.leaders[s], seed_words[s])
     counts_of = moves.kind_counts(n, players, KICK_MOVES)
+    swaps = moves.swap_places(n if masked else 0)
     words = np.zeros(N_WORDS, dtype=np.int64)
     moved = np.zeros(N_WORDS, dtype=np.int64)
     kept = 0
     queued = 0
     for attempt in range(tries):
         if masked:
-            s = _kick_words(seed_words, config, stream, n, counts_of, params, words, moved)
+            s = _kick_words(seed_words, config, stream, n, counts_of, swaps, params, words,
+                            moved)
             queued = queue_words(tried, queued, words, attempt, s)
         else:
             s = kick(seeds, config, stream, sequence, sizes, out, out_sizes, params)

@@ -178,9 +178,12 @@ def test_swap_and_exchange_numbers_decode_as_counted_off(n):
     config = moves.move_config(("swap", "exchange"), exchanges=(1, 6))
     counts = moves.kind_counts(n, 2, config)
     params = np.zeros(4, dtype=np.int64)
+    swaps = moves.swap_places(n)  # the kicks' table of the same numbering
+    assert swaps.shape == (counts[moves.M_SWAP], 2)
     for index in range(int(counts[moves.M_SWAP])):
         assert moves.decode_move(n, 2, index, config, params) == moves.M_SWAP
         assert (params[0], params[1]) == counted_off(n, index, n - 1, 1)
+        assert tuple(swaps[index]) == (params[0], params[1])
     index = int(counts[moves.M_SWAP])
     for length in range(1, 7):
         pairs = max(n - 2 * length + 1, 0) * max(n - 2 * length + 2, 0) // 2
