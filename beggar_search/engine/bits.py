@@ -20,29 +20,26 @@ S_LONG = 1  # played LONG_TRICKS (or the cap) without an end: the general engine
 S_WIN1 = 2  # S_WIN1 + p: player p (from 0) has won
 
 
-@intrinsic
-def cttz(typingctx, value):
-    """Count trailing zero bits of an int64 (LLVM's cttz; 64 for 0)."""
-    if not isinstance(value, types.Integer):
-        return None
+def _zero_bits(end):
+    """An intrinsic counting the zero bits of an int64 from its ``end`` ("trailing": the
+    low end, LLVM's cttz; "leading": the high end, ctlz); 64 for 0."""
+    build = {"trailing": "cttz", "leading": "ctlz"}[end]
 
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+    @intrinsic
+    def count(typingctx, value):
+        if not isinstance(value, types.Integer):
+            return None
 
-    return types.int64(types.int64), codegen
+        def codegen(context, builder, signature, args):
+            return getattr(builder, build)(args[0], ir.Constant(ir.IntType(1), 0))
+
+        return types.int64(types.int64), codegen
+
+    return count
 
 
-@intrinsic
-def ctlz(typingctx, value):
-    """Count leading zero bits of an int64 (LLVM's ctlz; 64 for 0): a mask's highest bit set
-    is ``63 - ctlz(mask)``."""
-    if not isinstance(value, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return types.int64(types.int64), codegen
+cttz = _zero_bits("trailing")  # a mask's lowest bit set
+ctlz = _zero_bits("leading")  # a mask's highest bit set is ``63 - ctlz(mask)``
 
 
 @intrinsic
