@@ -118,19 +118,23 @@ if sys.argv[3] == "exclusive":  # nobody may even read
 db.execute("BEGIN EXCLUSIVE")
 db.execute("UPDATE runs SET updated = updated")
 print("locked", flush=True)
-time.sleep(float(sys.argv[2]))
+if float(sys.argv[2]) < 0:  # until a line comes on stdin (or stdin closes)
+    sys.stdin.readline()
+else:
+    time.sleep(float(sys.argv[2]))
 db.execute("COMMIT")
 """
 
 
 def lock(path, seconds, mode="exclusive"):
-    """Another process holding a lock on ``path`` for ``seconds``.
+    """Another process holding a lock on ``path`` for ``seconds`` (a negative number: until
+    ``locker.communicate("\n")``).
 
     ``exclusive``: nobody may read or write; ``write``: another writer in the middle of a
     transaction (readers go on, writers wait).
     """
     locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(path), str(seconds), mode],
-                              stdout=subprocess.PIPE, text=True)
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert locker.stdout.readline().strip() == "locked"
     return locker
 

@@ -349,12 +349,20 @@ def test_a_command_waits_for_a_lock_says_so_and_gives_up_in_one_true_line(result
 
 
 def test_a_command_goes_on_once_the_lock_is_released(results):
-    locker = lock(results, 6)  # longer than a command takes to start on a loaded machine
-    done = subprocess.run(command("runs", "--db", str(results)), capture_output=True, text=True,
-                          timeout=120)
-    locker.communicate()
-    assert done.returncode == 0 and len(done.stdout.splitlines()) == 3, done.stderr
-    assert "waiting for a lock" in done.stderr
+    locker = lock(results, -1)  # held until the command says it waits, however long it starts
+    process = subprocess.Popen(command("runs", "--db", str(results)), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    said = []
+    try:
+        for line in process.stderr:
+            said.append(line)
+            if "waiting for a lock" in line:
+                break
+    finally:
+        locker.communicate("release\n", timeout=60)
+    out, err = process.communicate(timeout=120)
+    assert any("waiting for a lock" in line for line in said), "".join(said) + err
+    assert process.returncode == 0 and len(out.splitlines()) == 3, "".join(said) + err
 
 
 @pytest.mark.slow
