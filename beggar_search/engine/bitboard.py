@@ -142,7 +142,9 @@ BLOCK = 8192  # deals generated, played and recorded together
 @inlined_kernel
 def _long_bias(limit):
     """What ``F_COUNT``'s tricks start above, so that they reach LONG_BIT as they pass
-    ``limit`` (a test of one bit a step instead of a shift, a mask and a comparison)."""
+    ``limit`` (a test of one bit a step instead of a shift, a mask and a comparison).
+    ``limit`` is at most ``LONG_TRICKS`` (``fast_limit``), far below the 2**19 this
+    leaves room for."""
     return ((np.int64(1) << (PACK - 1)) - 1 - limit) << PACK
 
 
