@@ -12,7 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import kernel
-from .kept import new_exact, play_and_keep
+from .kept import TRIED_BLOCK, keep_played, new_exact, new_tried, queue_tried
+
+# The tries are played in batches (``kept.keep_played``): two players on the bitboard kernel,
+# the exact engine replaying only the games it hands back (loops and the very long); the
+# same tries, loops and cycles kept, in the same order, as one by one on the exact engine.
 
 
 @kernel
@@ -29,6 +33,8 @@ def grow_one(states, block, found, counts):
     out = np.zeros(n + width, dtype=np.uint8)
     out_sizes = np.zeros(players, dtype=np.int64)
     exact = new_exact(players)
+    tried = new_tried(TRIED_BLOCK, n + width, players, players == 2)
+    queued = 0
     kept = 0
     for s in range(sequences.shape[0]):
         start = 0
@@ -40,9 +46,13 @@ def grow_one(states, block, found, counts):
                 out[at + width:] = sequences[s, at:]
                 out_sizes[:] = sizes[s]
                 out_sizes[hand] += width
-                kept = play_and_keep(out, out_sizes, leaders[s], exact, counts, found, kept)
+                queued = queue_tried(tried, queued, out, out_sizes, leaders[s], counts[0], -1)
+                counts[0] += 1
+                if queued == TRIED_BLOCK:
+                    kept = keep_played(tried, queued, exact, counts, found, kept)
+                    queued = 0
             start += sizes[s, hand]
-    return kept
+    return keep_played(tried, queued, exact, counts, found, kept)
 
 
 @kernel
@@ -58,6 +68,8 @@ def pad_runs(states, missing, found, counts, budget):
     out = np.zeros(n + missing, dtype=np.uint8)
     out_sizes = np.zeros(2, dtype=np.int64)
     exact = new_exact(2)
+    tried = new_tried(TRIED_BLOCK, n + missing, 2, True)
+    queued = 0
     kept = 0
     for s in range(sequences.shape[0]):
         first, second = sizes[s, 0], sizes[s, 1]
@@ -65,7 +77,7 @@ def pad_runs(states, missing, found, counts, budget):
             for i in range(first + 1):
                 for j in range(second + 1):
                     if counts[0] >= budget:
-                        return kept
+                        return keep_played(tried, queued, exact, counts, found, kept)
                     w = 0
                     for k in range(first):
                         if k == i:
@@ -93,6 +105,10 @@ def pad_runs(states, missing, found, counts, budget):
                     out_sizes[1] = second + missing - p
                     if out_sizes[0] == 0 or out_sizes[1] == 0:
                         continue
-                    kept = play_and_keep(out, out_sizes, leaders[s], exact, counts, found,
-                                         kept)
-    return kept
+                    queued = queue_tried(tried, queued, out, out_sizes, leaders[s], counts[0],
+                                         -1)
+                    counts[0] += 1
+                    if queued == TRIED_BLOCK:
+                        kept = keep_played(tried, queued, exact, counts, found, kept)
+                        queued = 0
+    return keep_played(tried, queued, exact, counts, found, kept)

@@ -152,23 +152,6 @@ def laid_masks(words, n):
             ((hi >> first) & high) | ((hi & low) << second), second)
 
 
-@kernel
-def play_and_keep(state, sizes, leader, exact, counts, cycles, kept):
-    """Play a state with the exact engine (``exact``: ``new_exact``, or ``ers.new_exact``
-    for ratscrew); when it loops into a cycle not kept yet, keep it (``counts`` gets
-    [tries, loops]).  Returns the cycles kept."""
-    rules.deal_out(state, sizes, exact.flat)
-    play_exact(exact, sizes, leader)
-    counts[0] += 1
-    if exact.row[R_OUTCOME] != LOOP:
-        return kept
-    counts[1] += 1
-    key = exact.row[R_CYCLE]
-    if not is_new_cycle(cycles.keys[:0], cycles.keys, kept, key):
-        return kept
-    return keep_cycle(cycles, kept, key, state, sizes, leader, counts[0] - 1, -1)
-
-
 class TriedBatch(NamedTuple):
     """States queued to be played together, rows 0..count-1 (``new_tried``).
 
@@ -204,12 +187,15 @@ def new_tried(room, n, players, fast):
                       np.zeros(room, dtype=np.int64))
 
 
-@kernel
+@inlined_kernel
 def queue_tried(batch, count, sequence, sizes, leader, move, slot):
     """Queue a state at row ``count`` of ``batch`` tagged ``move`` and ``slot``; returns
-    ``count + 1``.  A batch for the bitboard kernel also gets the state's words."""
-    batch.sequences[count, :] = sequence
-    batch.sizes[count, :] = sizes
+    ``count + 1``.  A batch for the bitboard kernel also gets the state's words.  Inlined,
+    its rows copied one by one, as ``queue_words``."""
+    for k in range(sequence.shape[0]):
+        batch.sequences[count, k] = sequence[k]
+    for k in range(sizes.shape[0]):
+        batch.sizes[count, k] = sizes[k]
     batch.leaders[count] = leader
     if batch.words.shape[0] > 0:
         state_words(sequence, sizes[0], leader, batch.words[count])
@@ -299,3 +285,21 @@ def play_tried(batch, count, exact, fast):
             batch.keys[i] = _exact_key(batch, i, exact)
         else:
             batch.keys[i] = 0
+
+
+@kernel
+def keep_played(batch, count, exact, counts, cycles, kept):
+    """Play the states queued in ``batch`` (rows 0..count-1, each tagged with its try number
+    as its move: ``play_tried``, on the bitboard kernel where the batch has their words)
+    and keep, in order, each one that loops into a cycle not kept yet (its try number as
+    its place; ``counts[1]`` gets the loops).  Returns the cycles kept."""
+    play_tried(batch, count, exact, batch.words.shape[0] > 0)
+    for q in range(count):
+        key = batch.keys[q]
+        if key == 0:
+            continue
+        counts[1] += 1
+        if is_new_cycle(cycles.keys[:0], cycles.keys, kept, key):
+            kept = keep_cycle(cycles, kept, key, batch.sequences[q], batch.sizes[q],
+                              batch.leaders[q], batch.moves[q], -1)
+    return kept
