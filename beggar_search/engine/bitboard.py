@@ -234,15 +234,12 @@ def _load(state, g, pen, lo, hi, first, total, leader, start):
     rest = (one << (total - first)) - 1  # total - first < 64; drops a sign bit
     pen_one = pen & low
     pen_two = (pen >> first) & rest
-    one_pen, one_val = pen_one | (one << first), hand_values(pen_one, lo & low, hi & low)
-    two_pen = pen_two | (one << (total - first))
-    two_val = hand_values(pen_two, (lo >> first) & rest, (hi >> first) & rest)
-    if leader == 1:
-        state[F_APEN + g], state[F_AVAL + g] = one_pen, one_val
-        state[F_BPEN + g], state[F_BVAL + g] = two_pen, two_val
-    else:
-        state[F_APEN + g], state[F_AVAL + g] = two_pen, two_val
-        state[F_BPEN + g], state[F_BVAL + g] = one_pen, one_val
+    hand_one = (pen_one | (one << first), hand_values(pen_one, lo & low, hi & low))
+    hand_two = (pen_two | (one << (total - first)),
+                hand_values(pen_two, (lo >> first) & rest, (hi >> first) & rest))
+    a, b = (hand_one, hand_two) if leader == 1 else (hand_two, hand_one)
+    state[F_APEN + g], state[F_AVAL + g] = a
+    state[F_BPEN + g], state[F_BVAL + g] = b
     for f in (F_PPEN, F_PVAL, F_PN, F_OWED, F_DONE):
         state[f + g] = 0
     state[F_COUNT + g] = (start + state[F_BIAS]) | ((1 - leader) << MOVER_BIT)
