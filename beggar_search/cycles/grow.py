@@ -11,12 +11,32 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import kernel
-from .kept import TRIED_BLOCK, keep_played, new_exact, new_tried, queue_tried
+from ..jit import inlined_kernel, kernel
+from .kept import TRIED_BLOCK, keep_new_cycles, new_exact, new_tried, play_tried, queue_tried
 
-# The tries are played in batches (``kept.keep_played``): two players on the bitboard kernel,
-# the exact engine replaying only the games it hands back (loops and the very long); the
-# same tries, loops and cycles kept, in the same order, as one by one on the exact engine.
+# The tries are played in batches of ``TRIED_BLOCK`` (``kept.play_tried``): two players on
+# the bitboard kernel, the exact engine replaying only the games it hands back (loops and the
+# very long); the same tries, loops and cycles kept, in the same order, as one by one on the
+# exact engine.
+
+
+@kernel
+def _keep_played(tried, queued, exact, counts, found, kept):
+    """Play the tries queued in ``tried`` and keep the new cycles they meet; returns the
+    cycles kept."""
+    play_tried(tried, queued, exact, tried.words.shape[0] > 0)
+    return keep_new_cycles(tried, queued, found.keys[:0], found, kept, counts)[0]
+
+
+@inlined_kernel
+def _try(tried, queued, state, sizes, leader, exact, counts, found, kept):
+    """Queue the try ``state`` (its try number ``counts[0]``, counted), and play the batch
+    once it is full: (the tries queued, the cycles kept).  Inlined: called for every try."""
+    queued = queue_tried(tried, queued, state, sizes, leader, counts[0], -1)
+    counts[0] += 1
+    if queued == TRIED_BLOCK:
+        return 0, _keep_played(tried, queued, exact, counts, found, kept)
+    return queued, kept
 
 
 @kernel
@@ -46,13 +66,10 @@ def grow_one(states, block, found, counts):
                 out[at + width:] = sequences[s, at:]
                 out_sizes[:] = sizes[s]
                 out_sizes[hand] += width
-                queued = queue_tried(tried, queued, out, out_sizes, leaders[s], counts[0], -1)
-                counts[0] += 1
-                if queued == TRIED_BLOCK:
-                    kept = keep_played(tried, queued, exact, counts, found, kept)
-                    queued = 0
+                queued, kept = _try(tried, queued, out, out_sizes, leaders[s], exact, counts,
+                                    found, kept)
             start += sizes[s, hand]
-    return keep_played(tried, queued, exact, counts, found, kept)
+    return _keep_played(tried, queued, exact, counts, found, kept)
 
 
 @kernel
@@ -77,7 +94,7 @@ def pad_runs(states, missing, found, counts, budget):
             for i in range(first + 1):
                 for j in range(second + 1):
                     if counts[0] >= budget:
-                        return keep_played(tried, queued, exact, counts, found, kept)
+                        return _keep_played(tried, queued, exact, counts, found, kept)
                     w = 0
                     for k in range(first):
                         if k == i:
@@ -105,10 +122,6 @@ def pad_runs(states, missing, found, counts, budget):
                     out_sizes[1] = second + missing - p
                     if out_sizes[0] == 0 or out_sizes[1] == 0:
                         continue
-                    queued = queue_tried(tried, queued, out, out_sizes, leaders[s], counts[0],
-                                         -1)
-                    counts[0] += 1
-                    if queued == TRIED_BLOCK:
-                        kept = keep_played(tried, queued, exact, counts, found, kept)
-                        queued = 0
-    return keep_played(tried, queued, exact, counts, found, kept)
+                    queued, kept = _try(tried, queued, out, out_sizes, leaders[s], exact,
+                                        counts, found, kept)
+    return _keep_played(tried, queued, exact, counts, found, kept)

@@ -288,18 +288,20 @@ def play_tried(batch, count, exact, fast):
 
 
 @kernel
-def keep_played(batch, count, exact, counts, cycles, kept):
-    """Play the states queued in ``batch`` (rows 0..count-1, each tagged with its try number
-    as its move: ``play_tried``, on the bitboard kernel where the batch has their words)
-    and keep, in order, each one that loops into a cycle not kept yet (its try number as
-    its place; ``counts[1]`` gets the loops).  Returns the cycles kept."""
-    play_tried(batch, count, exact, batch.words.shape[0] > 0)
+def keep_new_cycles(batch, count, known, cycles, kept, counts):
+    """After ``play_tried``: keep, in order, each state of ``batch`` (rows 0..count-1) that
+    loops into a cycle neither in ``known`` nor kept yet, tagged with its ``moves`` and
+    ``slots`` (``keep_cycle``: at most the room of ``cycles``); ``counts[1]`` gets the
+    loops.  Returns the cycles kept and how many new ones were met (kept or not)."""
+    new = 0
     for q in range(count):
         key = batch.keys[q]
         if key == 0:
             continue
         counts[1] += 1
-        if is_new_cycle(cycles.keys[:0], cycles.keys, kept, key):
-            kept = keep_cycle(cycles, kept, key, batch.sequences[q], batch.sizes[q],
-                              batch.leaders[q], batch.moves[q], -1)
-    return kept
+        if not is_new_cycle(known, cycles.keys, kept, key):
+            continue
+        new += 1
+        kept = keep_cycle(cycles, kept, key, batch.sequences[q], batch.sizes[q],
+                          batch.leaders[q], batch.moves[q], batch.slots[q])
+    return kept, new

@@ -32,6 +32,7 @@ from .kept import (
     StateRows,
     is_new_cycle,
     keep_cycle,
+    keep_new_cycles,
     new_exact,
     new_kept,
     new_tried,
@@ -284,22 +285,6 @@ def _kick_words(seeds, config, stream, n, counts, swaps, params, words, moved):
 
 
 @kernel
-def _account_kicks(tried, queued, known, found, kept, counts):
-    """Count the outcomes of a played batch of kicks; keep the new cycles; returns kept."""
-    for q in range(queued):
-        key = tried.keys[q]
-        if key == 0:
-            continue
-        counts[1] += 1
-        if not is_new_cycle(known, found.keys, kept, key):
-            continue
-        counts[2] += 1
-        kept = keep_cycle(found, kept, key, tried.sequences[q], tried.sizes[q],
-                          tried.leaders[q], tried.moves[q], tried.slots[q])
-    return kept
-
-
-@kernel
 def kick_chunk(stream, seeds, config, known, tries, found, counts, fast):
     """Kick seed states (``StateRows``) ``tries`` times and play them; keep one state of each
     cycle not in ``known`` in ``found`` (``KeptCycles``: places are try numbers, ``moves``
@@ -348,7 +333,8 @@ def kick_chunk_with(stream, seeds, config, known, tries, found, counts, fast, ex
         if queued == TRIED_BLOCK or attempt == tries - 1:
             play_tried(tried, queued, exact, fast)
             counts[0] += queued
-            kept = _account_kicks(tried, queued, known, found, kept, counts)
+            kept, new = keep_new_cycles(tried, queued, known, found, kept, counts)
+            counts[2] += new
             queued = 0
     return kept
 
