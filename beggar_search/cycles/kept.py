@@ -152,6 +152,23 @@ def laid_masks(words, n):
             ((hi >> first) & high) | ((hi & low) << second), second)
 
 
+@kernel
+def play_and_keep(state, sizes, leader, exact, counts, cycles, kept):
+    """Play a state with the exact engine (``exact``: ``new_exact``, or ``ers.new_exact``
+    for ratscrew); when it loops into a cycle not kept yet, keep it (``counts`` gets
+    [tries, loops]).  Returns the cycles kept."""
+    rules.deal_out(state, sizes, exact.flat)
+    play_exact(exact, sizes, leader)
+    counts[0] += 1
+    if exact.row[R_OUTCOME] != LOOP:
+        return kept
+    counts[1] += 1
+    key = exact.row[R_CYCLE]
+    if not is_new_cycle(cycles.keys[:0], cycles.keys, kept, key):
+        return kept
+    return keep_cycle(cycles, kept, key, state, sizes, leader, counts[0] - 1, -1)
+
+
 class TriedBatch(NamedTuple):
     """States queued to be played together, rows 0..count-1 (``new_tried``).
 
