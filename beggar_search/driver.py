@@ -557,9 +557,9 @@ def start(store: Store, strategy: str, params: dict, workers: int, quiet: bool =
 
     The pool comes first: workers or a cluster that cannot start leave no empty run behind.
     """
-    from .strategies import STRATEGIES
+    from .strategies import class_of
 
-    params = STRATEGIES[strategy].prepare(params)
+    params = class_of(strategy).prepare(params)
     pool = make_pool(pool_factory, workers, strategy, params)
     try:
         run = store.create_run(strategy, {**params, "commit": commit()}, __version__)

@@ -53,9 +53,9 @@ def launch(strategy: str, params: dict, options: RunOptions) -> None:
 
     context = click.get_current_context(silent=True)  # None when called from Python
     if context is not None and context.meta.get(COMPILE_ONLY):
-        from ..strategies import STRATEGIES, warm_up
+        from ..strategies import class_of, warm_up
 
-        compiling.warm(warm_up, strategy, STRATEGIES[strategy].prepare(params), whole=True)
+        compiling.warm(warm_up, strategy, class_of(strategy).prepare(params), whole=True)
         return
     factory, workers = options.pool()
     created = not Path(options.db_path).exists()

@@ -7,7 +7,6 @@ the run's parameters and the chunk number only, never on which worker runs it.
 
 from __future__ import annotations
 
-import functools
 import time
 from importlib import import_module
 from typing import TYPE_CHECKING
@@ -22,14 +21,32 @@ if TYPE_CHECKING:
 _LAZY = {"PENDING": ".base", "ChunkJob": ".base", "Strategy": ".base",
          "RandomStrategy": ".sweep", "EnumerateStrategy": ".sweep",
          "ClimbStrategy": ".climb", "HuntStrategy": ".hunt", "FactoryStrategy": ".factory"}
-_ORDER = ("RandomStrategy", "EnumerateStrategy", "ClimbStrategy", "HuntStrategy",
-          "FactoryStrategy")  # ``STRATEGIES``: each class by its name, in this order
+# ``STRATEGIES``: each class by its run name, in this order; a run of one strategy loads
+# only that one's module (a worker of a random search imports no factory, hunt or climb)
+_BY_NAME = {"random": "RandomStrategy", "enumerate": "EnumerateStrategy",
+            "climb": "ClimbStrategy", "hunt": "HuntStrategy", "factory": "FactoryStrategy"}
 
 
-@functools.cache
+_CLASSES: dict[str, type[Strategy]] = {}  # those loaded so far (``STRATEGIES``, once whole)
+
+
+def class_of(name: str) -> type[Strategy]:
+    """The class of the strategy named ``name`` (a ``KeyError`` for a name this version does
+    not know), its module imported: only that strategy's."""
+    if name not in _CLASSES:
+        class_name = _BY_NAME[name]
+        _CLASSES[name] = getattr(import_module(_LAZY[class_name], __name__), class_name)
+    return _CLASSES[name]
+
+
 def _strategies() -> dict[str, type[Strategy]]:
-    classes = [getattr(import_module(_LAZY[name], __name__), name) for name in _ORDER]
-    return {kind.name: kind for kind in classes}
+    """Every strategy's class, loaded, in ``_BY_NAME``'s order (then any added to it)."""
+    if any(name not in _CLASSES for name in _BY_NAME):
+        loaded = {name: class_of(name) for name in _BY_NAME}
+        others = {name: kind for name, kind in _CLASSES.items() if name not in loaded}
+        _CLASSES.clear()
+        _CLASSES.update({**loaded, **others})
+    return _CLASSES
 
 
 def __getattr__(name: str):
@@ -43,7 +60,7 @@ def __getattr__(name: str):
 def strategy_for(name: str, params: dict) -> Strategy:
     """The strategy named ``name`` (``random``, ``enumerate``, ``climb``, ``hunt``, ``factory``) for
     a run with ``params``."""
-    return _strategies()[name](params)
+    return class_of(name)(params)
 
 
 def execute(job: ChunkJob):
@@ -89,5 +106,5 @@ def warm_beside(name: str, params: dict) -> None:
     strategy_for(name, params).warm_beside()
 
 
-__all__ = ["PENDING", "STRATEGIES", "ChunkJob", "Strategy", "execute", "prepare",
+__all__ = ["PENDING", "STRATEGIES", "ChunkJob", "Strategy", "class_of", "execute", "prepare",
            "strategy_for", "warm_beside", "warm_up"]

@@ -48,7 +48,10 @@ class Kind:
     def loaded(self):
         """The strategy's class (``Strategy`` for a name this version does not know)."""
         strategies = import_module("beggar_search.strategies")
-        return strategies.STRATEGIES.get(self.name, strategies.Strategy)
+        try:
+            return strategies.class_of(self.name)
+        except KeyError:
+            return strategies.Strategy
 
     def summary_figures(self, store, run_id: int) -> dict:
         """What the strategy adds to a run's summary (a factory's family): its class's."""

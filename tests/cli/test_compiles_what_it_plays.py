@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from listed_kernels import LISTING
@@ -22,6 +24,7 @@ USED = LISTING + textwrap.dedent("""
         main(sys.argv[1:])
     except SystemExit as end:
         assert not end.code, end.code
+    print(json.dumps(sorted(name for name in sys.modules if name.startswith("beggar_search."))))
     print(json.dumps(sorted(package_kernels())))
 """)
 
@@ -32,14 +35,28 @@ GENERAL_ENGINE = ("engine.rules.play_game", "engine.rules.play_game_with",
 FAST_PATH = ("engine.bitboard.",)
 
 
-def used_kernels(tmp_path, *args, cache=None) -> list[str]:
+class Used(NamedTuple):
+    """What a command run in a fresh process used: its folder, the kernels it compiled or
+    loaded, and the package's modules it imported."""
+
+    folder: Path
+    kernels: list[str]
+    modules: list[str]
+
+
+def used_by(tmp_path, *args, cache=None) -> Used:
     env = {**os.environ, "BEGGAR_SEARCH_DB": str(tmp_path / "r.sqlite")}
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = str(cache)
     result = subprocess.run([sys.executable, "-c", USED, *args], cwd=tmp_path, env=env,
                             capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.splitlines()[-1])
+    modules, kernels = result.stdout.splitlines()[-2:]
+    return Used(tmp_path, json.loads(kernels), json.loads(modules))
+
+
+def used_kernels(tmp_path, *args, cache=None) -> list[str]:
+    return used_by(tmp_path, *args, cache=cache).kernels
 
 
 @pytest.fixture(scope="module")
@@ -59,14 +76,19 @@ def searched(tmp_path_factory):
     """A results file holding a random search of the standard deck; the kernels it used,
     loaded from the user's kernel cache (warm in the suite: its first workloads compile
     every kernel of ``compile --all``), so the outermost ones only."""
-    folder = tmp_path_factory.mktemp("compiles")
-    return folder, used_kernels(folder, *SEARCH)
+    return used_by(tmp_path_factory.mktemp("compiles"), *SEARCH)
 
 
 def test_a_random_search_of_the_standard_deck_calls_only_its_fast_path(searched):
-    _, used = searched
+    used = searched.kernels
     assert "engine.bitboard._random_blocks" in used
     assert not [name for name in used if name.startswith(FOREIGN + GENERAL_ENGINE)], used
+    # nor imports the other searches (their modules and what they stand on)
+    others = ("strategies.climb", "strategies.hunt", "strategies.factory", "cycles", "backward")
+    modules = searched.modules
+    assert "beggar_search.strategies.sweep" in modules
+    assert not [name for name in modules if name.startswith(
+        tuple(f"beggar_search.{other}" for other in others))], modules
 
 
 def test_an_enumeration_of_the_standard_deck_calls_only_its_fast_path(tmp_path):
@@ -103,8 +125,7 @@ def test_play_uses_only_the_general_engine(tmp_path):
 @pytest.mark.parametrize("args", [["show"], ["runs"], ["export", "--what", "longest"],
                                   ["deal", "--index", "12345"], ["deal", "--count"]])
 def test_commands_that_read_results_or_number_deals_use_no_kernel(searched, args):
-    folder, _ = searched
-    assert used_kernels(folder, *args) == []
+    assert used_kernels(searched.folder, *args) == []
 
 
 def test_compile_compiles_ahead_the_long_games_replay_a_search_compiles_late():
