@@ -336,7 +336,7 @@ def test_a_command_waits_for_a_lock_says_so_and_gives_up_in_one_true_line(result
     locker = lock(results, 30)
     try:
         done = run(*args, "--db", str(results),
-                   env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "3"})
+                   env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "2"})
     finally:
         locker.kill()
         locker.communicate()
@@ -368,7 +368,7 @@ def test_a_command_goes_on_once_the_lock_is_released(results):
 @pytest.mark.slow
 def test_a_search_waits_out_a_long_lock_and_drops_nothing(tmp_path, whole_sweep):
     db = tmp_path / "locked.sqlite"
-    process = sweep_under_way(db, 2, env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "1"})
+    process = sweep_under_way(db, 2, env={**os.environ, "BEGGAR_SEARCH_LOCK_WAIT": "2"})
     locker = lock(db, 8, "write")  # longer than a command's patience: a search keeps waiting
     out, err = process.communicate(timeout=600)
     locker.communicate()
