@@ -142,6 +142,33 @@ def perturb_chunk_with(stream, cards, seeds, known, tries, found, counts, exact)
     return kept
 
 
+@kernel
+def random_states_fast(stream, cards, known, tries, found, counts):
+    """``perturb_chunk_with`` without seeds for two players of Beggar-my-neighbour: the same
+    random states (the same draws, in the same order) played in batches on the bitboard
+    kernel (``kept.play_tried``), the exact engine replaying only the games it hands back
+    (loops and the very long); the same cycles kept in the same order, with the same try
+    numbers, and the same ``counts``."""
+    players = 2
+    sequence = cards.copy()
+    sizes = np.empty(players, dtype=np.int64)
+    exact = new_exact(players)
+    tried = new_tried(TRIED_BLOCK, cards.shape[0], players, True)
+    queued = 0
+    kept = 0
+    for attempt in range(tries):
+        _random_state(sequence, sizes, stream)
+        leader = below(stream, players)
+        queued = queue_tried(tried, queued, sequence, sizes, leader, attempt, -1)
+        counts[0] += 1
+        if queued == TRIED_BLOCK or attempt == tries - 1:
+            play_tried(tried, queued, exact, True)
+            kept, new = keep_new_cycles(tried, queued, known, found, kept, counts)
+            counts[2] += new
+            queued = 0
+    return kept
+
+
 class RandomCycles(NamedTuple):
     """One state of each new cycle that random states met (rows 0.. of the arrays)."""
 
@@ -154,17 +181,20 @@ class RandomCycles(NamedTuple):
 
 
 def random_state_cycles(stream, cards: np.ndarray, players: int, known: np.ndarray,
-                        tries: int, room: int, exact=None) -> RandomCycles:
+                        tries: int, room: int, exact=None, fast: bool = False) -> RandomCycles:
     """``tries`` random states of the deck ``cards`` (any split, any leader); one state of
     each cycle not in ``known`` (sorted keys) they met, ``room`` at most.  ``exact``: the
     exact engine's scratch of the game to play (``engine.exact``; Beggar-my-neighbour's
-    when None)."""
+    when None).  ``fast``: two players of Beggar-my-neighbour, played on the bitboard
+    kernel (``random_states_fast``: the same results)."""
     n = len(cards)
     found = new_kept(room, n, players)
     counts = np.zeros(3, dtype=np.int64)
     no_seeds = StateRows(np.zeros((0, n), dtype=np.uint8),
                          np.zeros((0, players), dtype=np.int64), np.zeros(0, dtype=np.int64))
-    if exact is None:
+    if fast:
+        kept = random_states_fast(stream, cards, known, tries, found, counts)
+    elif exact is None:
         kept = perturb_chunk(stream, cards, no_seeds, known, tries, found, counts)
     else:
         kept = perturb_chunk_with(stream, cards, no_seeds, known, tries, found, counts, exact)
@@ -341,4 +371,4 @@ def kick_chunk_with(stream, seeds, config, known, tries, found, counts, fast, ex
 
 __all__ = ["KeptCycles", "RandomCycles", "kick_chunk",
            "kick_chunk_with", "kick_config", "perturb_chunk", "perturb_chunk_with",
-           "random_state_cycles"]
+           "random_state_cycles", "random_states_fast"]

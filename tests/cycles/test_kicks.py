@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from beggar_search import Deal, play
-from beggar_search.cards.deck import format_state
+from beggar_search.cards.deck import Deck, format_state
 from beggar_search.cycles import kept as cycles
 from beggar_search.cycles import perturb
 from beggar_search.engine.game import cycle_key, cycle_name, play_state, state_cycle
@@ -67,3 +67,32 @@ def test_every_cycle_a_kick_keeps_is_a_new_loop_when_replayed(kind):
         seed = found.moves[k]  # the row of the seed state kicked
         assert 0 <= seed < len(seeds.leaders) and found.leaders[k] == seeds.leaders[seed]
     assert all(cycle_name(key) in names for key in found.keys[:kept])
+
+
+@pytest.mark.parametrize(("deck", "tries", "room"), [
+    (EIGHT, 30_000, 64),  # 13 cycles met (batches of 8,192 tries: three whole, one part)
+    (EIGHT, 30_000, 2),  # the room full before the last new cycles: counted, not kept
+    ("plain=8,J=2,Q=3,K=3", 30_000, 64),  # 13 loops, 12 cycles: one met twice
+    ("camicia", 20_000, 8)])  # random camicia states practically never loop
+def test_random_states_on_the_fast_kernel_are_the_exact_engines(deck, tries, room):
+    """``random_state_cycles`` of two players on the bitboard kernel (``fast``) and one by
+    one on the exact engine, with no cycle known and with the first two known: the same
+    states kept, in the same order, at the same tries, and the same tries and loops."""
+    cards = Deck.parse(deck).sorted_cards()
+    none = np.zeros(0, dtype=np.int64)
+    first = perturb.random_state_cycles(chunk_stream(7, 0), cards, 2, none, tries, 64)
+    names = [play_state(cycles.state_hands(sequence, sizes), int(leader)).cycle
+             for sequence, sizes, leader in zip(first.sequences[:2], first.sizes[:2],
+                                                first.leaders[:2], strict=True)]
+    for known in (none, np.sort(np.array([cycle_key(n) for n in names], dtype=np.int64))):
+        one = perturb.random_state_cycles(chunk_stream(7, 0), cards, 2, known, tries, room)
+        fast = perturb.random_state_cycles(chunk_stream(7, 0), cards, 2, known, tries, room,
+                                           fast=True)
+        assert (fast.tries, fast.loops) == (one.tries, one.loops) == (tries, first.loops)
+        for a, b in zip(one[:4], fast[:4], strict=True):
+            np.testing.assert_array_equal(a, b)
+        assert len(one.leaders) <= room
+    if deck == "camicia":
+        assert first.loops == 0
+    else:  # loops into several cycles: the known ones are not kept again
+        assert first.loops > 0 and len(first.leaders) > 2
