@@ -21,7 +21,7 @@ import numpy as np
 from ..engine import rules
 from ..engine.exact import masks_apply, play_exact
 from ..engine.random import below, shuffle
-from ..jit import kernel
+from ..jit import inlined_kernel, kernel
 from ..tunables import KICK_BLOCKS, KICK_NAMES
 from . import moves
 from .kept import (
@@ -100,9 +100,33 @@ def perturb_chunk(stream, cards, seeds, known, tries, found, counts):
 
     With no seeds, every try is a random state of the deck ``cards`` instead.
     ``counts`` receives [tries, loops met, new cycles met] and the number kept is returned.
+    Two players are played on the bitboard kernel (``perturb_chunk_fast``: the same results).
     """
+    if seeds.sizes.shape[1] == 2:
+        return perturb_chunk_fast(stream, cards, seeds, known, tries, found, counts)
     return perturb_chunk_with(stream, cards, seeds, known, tries, found, counts,
                               new_exact(seeds.sizes.shape[1]))
+
+
+@inlined_kernel
+def _perturbed(seeds, sequence, sizes, stream):
+    """The next try of ``perturb_chunk``, drawn into ``sequence`` and ``sizes``: a seed
+    state perturbed, or a random state when there are no seeds; returns its leader."""
+    players = sizes.shape[0]
+    if seeds.sequences.shape[0] == 0:
+        _random_state(sequence, sizes, stream)
+        return below(stream, players)
+    s = below(stream, seeds.sequences.shape[0])
+    sequence[:] = seeds.sequences[s]
+    sizes[:] = seeds.sizes[s]
+    move = below(stream, 4)
+    if move != 1:
+        _swap(sequence, stream)
+    if move == 1 or move == 2:
+        _shift(sizes, stream)
+    if move == 3:
+        _swap(sequence, stream)
+    return seeds.leaders[s]
 
 
 @kernel
@@ -113,21 +137,7 @@ def perturb_chunk_with(stream, cards, seeds, known, tries, found, counts, exact)
     sizes = np.empty(players, dtype=np.int64)
     kept = 0
     for attempt in range(tries):
-        if seeds.sequences.shape[0] == 0:
-            _random_state(sequence, sizes, stream)
-            leader = below(stream, players)
-        else:
-            s = below(stream, seeds.sequences.shape[0])
-            sequence[:] = seeds.sequences[s]
-            sizes[:] = seeds.sizes[s]
-            leader = seeds.leaders[s]
-            move = below(stream, 4)
-            if move != 1:
-                _swap(sequence, stream)
-            if move == 1 or move == 2:
-                _shift(sizes, stream)
-            if move == 3:
-                _swap(sequence, stream)
+        leader = _perturbed(seeds, sequence, sizes, stream)
         rules.deal_out(sequence, sizes, exact.flat)
         play_exact(exact, sizes, leader)
         counts[0] += 1
@@ -143,22 +153,19 @@ def perturb_chunk_with(stream, cards, seeds, known, tries, found, counts, exact)
 
 
 @kernel
-def random_states_fast(stream, cards, known, tries, found, counts):
-    """``perturb_chunk_with`` without seeds for two players of Beggar-my-neighbour: the same
-    random states (the same draws, in the same order) played in batches on the bitboard
-    kernel (``kept.play_tried``), the exact engine replaying only the games it hands back
-    (loops and the very long); the same cycles kept in the same order, with the same try
-    numbers, and the same ``counts``."""
-    players = 2
+def perturb_chunk_fast(stream, cards, seeds, known, tries, found, counts):
+    """``perturb_chunk`` for two players of Beggar-my-neighbour: the same tries (the same
+    draws, in the same order) played in batches on the bitboard kernel (``kept.play_tried``),
+    the exact engine replaying only the games it hands back (loops and the very long); the
+    same cycles kept in the same order, with the same try numbers, and the same ``counts``."""
     sequence = cards.copy()
-    sizes = np.empty(players, dtype=np.int64)
-    exact = new_exact(players)
-    tried = new_tried(TRIED_BLOCK, cards.shape[0], players, True)
+    sizes = np.empty(2, dtype=np.int64)
+    exact = new_exact(2)
+    tried = new_tried(TRIED_BLOCK, cards.shape[0], 2, True)
     queued = 0
     kept = 0
     for attempt in range(tries):
-        _random_state(sequence, sizes, stream)
-        leader = below(stream, players)
+        leader = _perturbed(seeds, sequence, sizes, stream)
         queued = queue_tried(tried, queued, sequence, sizes, leader, attempt, -1)
         counts[0] += 1
         if queued == TRIED_BLOCK or attempt == tries - 1:
@@ -186,18 +193,17 @@ def random_state_cycles(stream, cards: np.ndarray, players: int, known: np.ndarr
     each cycle not in ``known`` (sorted keys) they met, ``room`` at most.  ``exact``: the
     exact engine's scratch of the game to play (``engine.exact``; Beggar-my-neighbour's
     when None).  ``fast``: two players of Beggar-my-neighbour, played on the bitboard
-    kernel (``random_states_fast``: the same results)."""
+    kernel (``perturb_chunk_fast``: the same results)."""
     n = len(cards)
     found = new_kept(room, n, players)
     counts = np.zeros(3, dtype=np.int64)
     no_seeds = StateRows(np.zeros((0, n), dtype=np.uint8),
                          np.zeros((0, players), dtype=np.int64), np.zeros(0, dtype=np.int64))
     if fast:
-        kept = random_states_fast(stream, cards, known, tries, found, counts)
-    elif exact is None:
-        kept = perturb_chunk(stream, cards, no_seeds, known, tries, found, counts)
+        kept = perturb_chunk_fast(stream, cards, no_seeds, known, tries, found, counts)
     else:
-        kept = perturb_chunk_with(stream, cards, no_seeds, known, tries, found, counts, exact)
+        kept = perturb_chunk_with(stream, cards, no_seeds, known, tries, found, counts,
+                                  new_exact(players) if exact is None else exact)
     return RandomCycles(found.sequences[:kept], found.sizes[:kept], found.leaders[:kept],
                         found.places[:kept], int(counts[0]), int(counts[1]))
 
@@ -371,4 +377,4 @@ def kick_chunk_with(stream, seeds, config, known, tries, found, counts, fast, ex
 
 __all__ = ["KeptCycles", "RandomCycles", "kick_chunk",
            "kick_chunk_with", "kick_config", "perturb_chunk", "perturb_chunk_with",
-           "random_state_cycles", "random_states_fast"]
+           "perturb_chunk_fast", "random_state_cycles"]

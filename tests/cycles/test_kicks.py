@@ -96,3 +96,27 @@ def test_random_states_on_the_fast_kernel_are_the_exact_engines(deck, tries, roo
         assert first.loops == 0
     else:  # loops into several cycles: the known ones are not kept again
         assert first.loops > 0 and len(first.leaders) > 2
+
+
+@pytest.mark.parametrize("deal", [CASELLA, EIGHT_LOOP])
+def test_the_hunters_tries_on_the_fast_kernel_are_the_exact_engines(deal):
+    """``perturb_chunk`` (the hunter's tries: a cycle's states with two cards swapped or the
+    split shifted) of two players on the bitboard kernel, and one by one on the exact
+    engine (``perturb_chunk_with``): the same states kept at the same tries, the same
+    counts."""
+    seeds = seeds_of(deal)
+    n, tries = seeds.sequences.shape[1], 20_000
+    cards = np.sort(seeds.sequences[0])
+    runs = []
+    for play_chunk in (perturb.perturb_chunk, perturb.perturb_chunk_with):
+        found = cycles.new_kept(64, n, 2)
+        counts = np.zeros(3, dtype=np.int64)
+        extra = () if play_chunk is perturb.perturb_chunk else (cycles.new_exact(2),)
+        kept = play_chunk(chunk_stream(5, 0), cards, seeds, np.zeros(0, dtype=np.int64),
+                          tries, found, counts, *extra)
+        runs.append((kept, found, counts))
+    (kept, fast, counts), (kept_exact, exact, counts_exact) = runs
+    assert kept == kept_exact > 0 and tuple(counts) == tuple(counts_exact)
+    assert counts[0] == tries and counts[1] > 0
+    for a, b in zip(fast, exact, strict=True):
+        np.testing.assert_array_equal(a[:kept], b[:kept])
