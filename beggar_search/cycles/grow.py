@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import inlined_kernel, kernel
+from ..jit import kernel
 from .kept import TRIED_BLOCK, keep_new_cycles, new_exact, new_tried, play_tried, queue_tried
 
 # The tries are played in batches of ``TRIED_BLOCK`` (``kept.play_tried``): two players on
@@ -26,17 +26,6 @@ def _keep_played(tried, queued, exact, counts, found, kept):
     cycles kept."""
     play_tried(tried, queued, exact, tried.words.shape[0] > 0)
     return keep_new_cycles(tried, queued, found.keys[:0], found, kept, counts)[0]
-
-
-@inlined_kernel
-def _try(tried, queued, state, sizes, leader, exact, counts, found, kept):
-    """Queue the try ``state`` (its try number ``counts[0]``, counted), and play the batch
-    once it is full: (the tries queued, the cycles kept).  Inlined: called for every try."""
-    queued = queue_tried(tried, queued, state, sizes, leader, counts[0], -1)
-    counts[0] += 1
-    if queued == TRIED_BLOCK:
-        return 0, _keep_played(tried, queued, exact, counts, found, kept)
-    return queued, kept
 
 
 @kernel
@@ -66,8 +55,13 @@ def grow_one(states, block, found, counts):
                 out[at + width:] = sequences[s, at:]
                 out_sizes[:] = sizes[s]
                 out_sizes[hand] += width
-                queued, kept = _try(tried, queued, out, out_sizes, leaders[s], exact, counts,
-                                    found, kept)
+                # written out in each loop: as an inlined helper taking the batches (named
+                # tuples of arrays) it made the seeding's tries 1.3x slower (docs/factory.md)
+                queued = queue_tried(tried, queued, out, out_sizes, leaders[s], counts[0], -1)
+                counts[0] += 1
+                if queued == TRIED_BLOCK:
+                    kept = _keep_played(tried, queued, exact, counts, found, kept)
+                    queued = 0
             start += sizes[s, hand]
     return _keep_played(tried, queued, exact, counts, found, kept)
 
@@ -122,6 +116,10 @@ def pad_runs(states, missing, found, counts, budget):
                     out_sizes[1] = second + missing - p
                     if out_sizes[0] == 0 or out_sizes[1] == 0:
                         continue
-                    queued, kept = _try(tried, queued, out, out_sizes, leaders[s], exact,
-                                        counts, found, kept)
+                    queued = queue_tried(tried, queued, out, out_sizes, leaders[s],
+                                         counts[0], -1)
+                    counts[0] += 1
+                    if queued == TRIED_BLOCK:  # as in grow_one
+                        kept = _keep_played(tried, queued, exact, counts, found, kept)
+                        queued = 0
     return _keep_played(tried, queued, exact, counts, found, kept)
