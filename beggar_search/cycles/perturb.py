@@ -100,12 +100,20 @@ def perturb_chunk(stream, cards, seeds, known, tries, found, counts):
 
     With no seeds, every try is a random state of the deck ``cards`` instead.
     ``counts`` receives [tries, loops met, new cycles met] and the number kept is returned.
-    Two players are played on the bitboard kernel (``perturb_chunk_fast``: the same results).
     """
-    if seeds.sizes.shape[1] == 2:
+    return perturb_chunk_for(stream, cards, seeds, known, tries, found, counts,
+                             new_exact(seeds.sizes.shape[1]))
+
+
+@kernel
+def perturb_chunk_for(stream, cards, seeds, known, tries, found, counts, exact):
+    """``perturb_chunk`` of the game of ``exact`` (``engine.exact``): where its two-player
+    states take masks (Beggar-my-neighbour: ``masks_apply``, as the kicks decide), played on
+    the bitboard kernel (``perturb_chunk_fast``: the same results); else by that exact
+    engine (``perturb_chunk_with``)."""
+    if seeds.sizes.shape[1] == 2 and masks_apply(exact):
         return perturb_chunk_fast(stream, cards, seeds, known, tries, found, counts)
-    return perturb_chunk_with(stream, cards, seeds, known, tries, found, counts,
-                              new_exact(seeds.sizes.shape[1]))
+    return perturb_chunk_with(stream, cards, seeds, known, tries, found, counts, exact)
 
 
 @inlined_kernel
@@ -188,22 +196,19 @@ class RandomCycles(NamedTuple):
 
 
 def random_state_cycles(stream, cards: np.ndarray, players: int, known: np.ndarray,
-                        tries: int, room: int, exact=None, fast: bool = False) -> RandomCycles:
+                        tries: int, room: int, exact=None) -> RandomCycles:
     """``tries`` random states of the deck ``cards`` (any split, any leader); one state of
     each cycle not in ``known`` (sorted keys) they met, ``room`` at most.  ``exact``: the
     exact engine's scratch of the game to play (``engine.exact``; Beggar-my-neighbour's
-    when None).  ``fast``: two players of Beggar-my-neighbour, played on the bitboard
-    kernel (``perturb_chunk_fast``: the same results)."""
+    when None); two players of Beggar-my-neighbour are played on the bitboard kernel
+    (``perturb_chunk_for``)."""
     n = len(cards)
     found = new_kept(room, n, players)
     counts = np.zeros(3, dtype=np.int64)
     no_seeds = StateRows(np.zeros((0, n), dtype=np.uint8),
                          np.zeros((0, players), dtype=np.int64), np.zeros(0, dtype=np.int64))
-    if fast:
-        kept = perturb_chunk_fast(stream, cards, no_seeds, known, tries, found, counts)
-    else:
-        kept = perturb_chunk_with(stream, cards, no_seeds, known, tries, found, counts,
-                                  new_exact(players) if exact is None else exact)
+    kept = perturb_chunk_for(stream, cards, no_seeds, known, tries, found, counts,
+                             new_exact(players) if exact is None else exact)
     return RandomCycles(found.sequences[:kept], found.sizes[:kept], found.leaders[:kept],
                         found.places[:kept], int(counts[0]), int(counts[1]))
 
@@ -386,4 +391,4 @@ def kick_chunk_with(stream, seeds, config, known, tries, found, counts, fast, ex
 
 __all__ = ["KeptCycles", "RandomCycles", "kick_chunk",
            "kick_chunk_with", "kick_config", "perturb_chunk", "perturb_chunk_with",
-           "perturb_chunk_fast", "random_state_cycles"]
+           "perturb_chunk_fast", "perturb_chunk_for", "random_state_cycles"]

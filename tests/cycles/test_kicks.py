@@ -75,23 +75,29 @@ def test_every_cycle_a_kick_keeps_is_a_new_loop_when_replayed(kind):
     ("plain=8,J=2,Q=3,K=3", 30_000, 64),  # 13 loops, 12 cycles: one met twice
     ("camicia", 20_000, 8)])  # random camicia states practically never loop
 def test_random_states_on_the_fast_kernel_are_the_exact_engines(deck, tries, room):
-    """``random_state_cycles`` of two players on the bitboard kernel (``fast``) and one by
-    one on the exact engine, with no cycle known and with the first two known: the same
-    states kept, in the same order, at the same tries, and the same tries and loops."""
+    """``random_state_cycles`` of two players (on the bitboard kernel) and one by one on the
+    exact engine (``perturb_chunk_with``), with no cycle known and with the first two
+    known: the same states kept, in the same order, at the same tries, and the same tries
+    and loops."""
     cards = Deck.parse(deck).sorted_cards()
     none = np.zeros(0, dtype=np.int64)
     first = perturb.random_state_cycles(chunk_stream(7, 0), cards, 2, none, tries, 64)
     names = [play_state(cycles.state_hands(sequence, sizes), int(leader)).cycle
              for sequence, sizes, leader in zip(first.sequences[:2], first.sizes[:2],
                                                 first.leaders[:2], strict=True)]
+    no_seeds = cycles.StateRows(np.zeros((0, len(cards)), dtype=np.uint8),
+                                np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int64))
     for known in (none, np.sort(np.array([cycle_key(n) for n in names], dtype=np.int64))):
-        one = perturb.random_state_cycles(chunk_stream(7, 0), cards, 2, known, tries, room)
-        fast = perturb.random_state_cycles(chunk_stream(7, 0), cards, 2, known, tries, room,
-                                           fast=True)
-        assert (fast.tries, fast.loops) == (one.tries, one.loops) == (tries, first.loops)
-        for a, b in zip(one[:4], fast[:4], strict=True):
-            np.testing.assert_array_equal(a, b)
-        assert len(one.leaders) <= room
+        fast = perturb.random_state_cycles(chunk_stream(7, 0), cards, 2, known, tries, room)
+        one = cycles.new_kept(room, len(cards), 2)  # the exact engine's, one by one
+        counts = np.zeros(3, dtype=np.int64)
+        kept = perturb.perturb_chunk_with(chunk_stream(7, 0), cards, no_seeds, known, tries,
+                                          one, counts, cycles.new_exact(2))
+        assert (fast.tries, fast.loops) == (counts[0], counts[1]) == (tries, first.loops)
+        assert len(fast.leaders) == kept <= room
+        for a, b in zip(fast[:4], (one.sequences, one.sizes, one.leaders, one.places),
+                        strict=True):
+            np.testing.assert_array_equal(a, b[:kept])
     if deck == "camicia":
         assert first.loops == 0
     else:  # loops into several cycles: the known ones are not kept again

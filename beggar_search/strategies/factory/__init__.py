@@ -364,8 +364,7 @@ class FactoryStrategy(Strategy):
         generation = int(work.get("generation", 0))
         met = perturb.random_state_cycles(chunk_stream(self.params["seed"], chunk),
                                           self.deck.sorted_cards(), players, known, tries,
-                                          SEED_FOUND, self.cycles.new_exact(players),
-                                          self.fast)
+                                          SEED_FOUND, self.cycles.new_exact(players))
         found, names = [], set()
         for sequence, sizes, leader, position in zip(met.sequences, met.sizes, met.leaders,
                                                      met.tries_at, strict=True):

@@ -87,8 +87,7 @@ def grow_skeletons(deck: Deck, seed: int, players: int = 2, small_tries: int = S
     cards = np.repeat(np.arange(N_VALUES, dtype=np.uint8), counts)
     n = len(cards)
     met = random_state_cycles(chunk_stream(seed, chunk, part), cards, players,
-                              np.zeros(0, dtype=np.int64), small_tries, GROW_MAX_CYCLES,
-                              fast=players == 2)  # as grow_one's tries
+                              np.zeros(0, dtype=np.int64), small_tries, GROW_MAX_CYCLES)
     result.tries += met.tries
     result.loops += met.loops
     found = _kept(met, len(met.leaders))
