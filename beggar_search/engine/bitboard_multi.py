@@ -4,7 +4,7 @@
 
 Hands are the 2-player kernel's masks (``engine/bitboard.py``: penalty places and
 two bits of value per hand, plus a size), one set per player slot (four slots in the
-state whatever the player count; the step is compiled for 3 or 4 slots), and the pile
+state whatever the player count; a step for 3 players and one for 4), and the pile
 the same.  A step is up to three events of a trick, branch-free in every lane:
 
 - the plain phase (no penalty card on the pile yet): the players still in lay in
@@ -65,7 +65,9 @@ def new_ends(n):
 
 # ---- the lockstep: LANES games side by side, as in engine/bitboard.py ------------------
 # Four player slots whatever the player count (a slot never dealt to is out from the
-# start; with 3 players the step leaves slot 3 alone); the state of lane g is field f
+# start; three players step by ``_step3``, which leaves slot 3 alone and has all three in
+# at a step's start: a player out in a trick's plain phase stops the lane, and ``_resume``
+# plays the rest of that trick alone); the state of lane g is field f
 # at state[f * LANES + g].  A step is one event of a trick, branch-free: in the plain
 # phase (no penalty card on the pile) the first event in turn order, during a payment
 # the payer's next penalty card, full payment or running out; after a penalty card
@@ -78,14 +80,14 @@ F_PEN, F_LO, F_HI, F_N = 0, 4, 8, 12  # + slot
  F_DONE) = range(16, 27)
 N_FIELDS = 27
 S_TWO = S_WIN1 + 8  # two players left in: the 2-player lockstep plays the rest
+S_RESUME = S_WIN1 + 9  # three in, one out in the plain phase: the trick's rest alone
 
 
 @inlined_kernel
-def _load_slot(state, g, slot, mask):
-    """One player slot's hand of lane group ``g`` (each word ANDed with ``mask``: all ones,
-    or none for the fourth slot of a 3-player game)."""
-    return (state[(F_PEN + slot) * LANES + g] & mask, state[(F_LO + slot) * LANES + g] & mask,
-            state[(F_HI + slot) * LANES + g] & mask, state[(F_N + slot) * LANES + g] & mask)
+def _load_slot(state, g, slot):
+    """One player slot's hand of lane ``g``: penalty bits, card bits, size."""
+    return (state[(F_PEN + slot) * LANES + g], state[(F_LO + slot) * LANES + g],
+            state[(F_HI + slot) * LANES + g], state[(F_N + slot) * LANES + g])
 
 
 @inlined_kernel
@@ -109,21 +111,20 @@ def _slot(g, f, q):
     return (f + q) * LANES + g
 
 
-@inlined_kernel
-def _step(state, limit, slots):
+@kernel
+def _step(state, limit):
     """Advance every lane by up to three events (see the module's docstring); returns the lanes
     whose game is over, too long or down to two players (bit g for lane g;
-    ``state[F_DONE]`` says which).  ``slots``: a tuple as long as the player slots in
-    use (3 or 4), so that each count compiles its own step, without slot 3's work for 3
-    players (``fourth``: all ones with a slot 3)."""
+    ``state[F_DONE]`` says which).  Four player slots, three or four of them in (three
+    players step by ``_step3``)."""
+    prefer_wide_vectors()  # a kernel of its own, so said again (as in lockstep_block)
     one = np.int64(1)
-    fourth = -np.int64(len(slots) == 4)
     finished = np.int64(0)
     for g in range(LANES):
-        pen0, lo0, hi0, n0 = _load_slot(state, g, 0, -one)
-        pen1, lo1, hi1, n1 = _load_slot(state, g, 1, -one)
-        pen2, lo2, hi2, n2 = _load_slot(state, g, 2, -one)
-        pen3, lo3, hi3, n3 = _load_slot(state, g, 3, fourth)
+        pen0, lo0, hi0, n0 = _load_slot(state, g, 0)
+        pen1, lo1, hi1, n1 = _load_slot(state, g, 1)
+        pen2, lo2, hi2, n2 = _load_slot(state, g, 2)
+        pen3, lo3, hi3, n3 = _load_slot(state, g, 3)
         ppen = state[F_PPEN * LANES + g]
         plo = state[F_PLO * LANES + g]
         phi = state[F_PHI * LANES + g]
@@ -147,7 +148,7 @@ def _step(state, limit, slots):
         in0 = -(players_in & 1)
         in1 = -((players_in >> 1) & 1)
         in2 = -((players_in >> 2) & 1)
-        in3 = -((players_in >> 3) & 1) & fourth
+        in3 = -((players_in >> 3) & 1)
         m = popcount(players_in)
         plain = -np.int64(last < 0)
         # turn positions from the leader (the payer in a payment: position 0)
@@ -167,7 +168,7 @@ def _step(state, limit, slots):
         is0 = (-np.int64(at0 == best) & plain) | (-np.int64(cur == 0) & ~plain)
         is1 = (-np.int64(at1 == best) & plain) | (-np.int64(cur == 1) & ~plain)
         is2 = (-np.int64(at2 == best) & plain) | (-np.int64(cur == 2) & ~plain)
-        is3 = ((-np.int64(at3 == best) & plain) | (-np.int64(cur == 3) & ~plain)) & fourth
+        is3 = (-np.int64(at3 == best) & plain) | (-np.int64(cur == 3) & ~plain)
         e = (1 & is1) | (2 & is2) | (3 & is3)
         d_e = (d0 & is0) | (d1 & is1) | (d2 & is2) | (d3 & is3)
         n_e = (n0 & is0) | (n1 & is1) | (n2 & is2) | (n3 & is3)
@@ -268,7 +269,7 @@ def _step(state, limit, slots):
         take0 = ends & -np.int64(taker == 0)
         take1 = ends & -np.int64(taker == 1)
         take2 = ends & -np.int64(taker == 2)
-        take3 = ends & -np.int64(taker == 3) & fourth
+        take3 = ends & -np.int64(taker == 3)
         pen0, lo0, hi0, n0 = take_pile(pen0, lo0, hi0, n0, ppen, plo, phi, pn, take0)
         pen1, lo1, hi1, n1 = take_pile(pen1, lo1, hi1, n1, ppen, plo, phi, pn, take1)
         pen2, lo2, hi2, n2 = take_pile(pen2, lo2, hi2, n2, ppen, plo, phi, pn, take2)
@@ -278,7 +279,7 @@ def _step(state, limit, slots):
         ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, ends)
         # at a trick's end every player without cards is out
         empty = ((1 & -np.int64(n0 == 0)) | (2 & -np.int64(n1 == 0))
-                 | (4 & -np.int64(n2 == 0)) | (8 & -np.int64(n3 == 0) & fourth))
+                 | (4 & -np.int64(n2 == 0)) | (8 & -np.int64(n3 == 0)))
         players_in &= ~(empty & ends)
         left = popcount(players_in)
         over = ends & -np.int64(left <= 1)
@@ -287,8 +288,7 @@ def _step(state, limit, slots):
         _store_slot(state, g, 0, pen0, lo0, hi0, n0)
         _store_slot(state, g, 1, pen1, lo1, hi1, n1)
         _store_slot(state, g, 2, pen2, lo2, hi2, n2)
-        if len(slots) == 4:
-            _store_slot(state, g, 3, pen3, lo3, hi3, n3)
+        _store_slot(state, g, 3, pen3, lo3, hi3, n3)
         state[F_PPEN * LANES + g] = ppen
         state[F_PLO * LANES + g] = plo
         state[F_PHI * LANES + g] = phi
@@ -303,6 +303,181 @@ def _step(state, limit, slots):
         state[F_DONE * LANES + g] = done
         finished |= -np.int64(done != 0) & (one << g)
     return finished
+
+
+@kernel
+def _step3(state, limit):
+    """``_step`` for three players, all three in at a step's start: turn order is slot order
+    from the current player, so the players after an event's are known without ranks; a
+    player out in the plain phase stops the lane (``S_RESUME``) for ``_resume``."""
+    prefer_wide_vectors()
+    one = np.int64(1)
+    three = np.int64(3)
+    finished = np.int64(0)
+    for g in range(LANES):
+        pen0, lo0, hi0, n0 = _load_slot(state, g, 0)
+        pen1, lo1, hi1, n1 = _load_slot(state, g, 1)
+        pen2, lo2, hi2, n2 = _load_slot(state, g, 2)
+        ppen = state[F_PPEN * LANES + g]
+        plo = state[F_PLO * LANES + g]
+        phi = state[F_PHI * LANES + g]
+        pn = state[F_PN * LANES + g]
+        owed = state[F_OWED * LANES + g]
+        cur = state[F_CUR * LANES + g]
+        last = state[F_LAST * LANES + g]
+        cards = state[F_CARDS * LANES + g]
+        tricks = state[F_TRICKS * LANES + g]
+        d0 = cttz(pen0 | (one << n0))
+        d1 = cttz(pen1 | (one << n1))
+        d2 = cttz(pen2 | (one << n2))
+        c0 = ((lo0 >> d0) & 1) | (((hi0 >> d0) & 1) << 1)
+        c1 = ((lo1 >> d1) & 1) | (((hi1 >> d1) & 1) << 1)
+        c2 = ((lo2 >> d2) & 1) | (((hi2 >> d2) & 1) << 1)
+        plain = -np.int64(last < 0)
+        # turn positions from the current player (the payer in a payment: position 0)
+        r0 = (three - cur) & -np.int64(cur != 0)
+        r1 = one - cur + (three & -np.int64(cur == 2))
+        r2 = 2 - cur
+        # plain phase: the event after d * 3 + r cards; in a payment, the payer's (r = 0)
+        k0 = ((d0 * 3) & plain) + r0
+        k1 = ((d1 * 3) & plain) + r1
+        k2 = ((d2 * 3) & plain) + r2
+        best = min(min(k0, k1), k2)
+        is0 = -np.int64(k0 == best)
+        is1 = -np.int64(k1 == best)
+        is2 = -np.int64(k2 == best)
+        e = (1 & is1) | (2 & is2)
+        d_e = (d0 & is0) | (d1 & is1) | (d2 & is2)
+        n_e = (n0 & is0) | (n1 & is1) | (n2 & is2)
+        c_e = (c0 & is0) | (c1 & is1) | (c2 & is2)
+        r_e = (r0 & is0) | (r1 & is1) | (r2 & is2)
+        paid = min(d_e, owed)
+        full = ~plain & -np.int64(d_e >= owed)
+        runs_out = ~full & -np.int64(d_e == n_e)
+        penalty = ~full & ~runs_out
+        laid = penalty & 1
+        lay0 = (((d_e - -np.int64(r0 < r_e)) & plain) | (paid & is0 & ~plain)) + (laid & is0)
+        lay1 = (((d_e - -np.int64(r1 < r_e)) & plain) | (paid & is1 & ~plain)) + (laid & is1)
+        lay2 = (((d_e - -np.int64(r2 < r_e)) & plain) | (paid & is2 & ~plain)) + (laid & is2)
+        # the next player (slot e + 1) and the one after it (e + 2): slot order
+        ia0, ia1, ia2 = is2, is0, is1
+        ib0, ib1, ib2 = is1, is2, is0
+        after_e = (1 & is0) | (2 & is1)
+        after_a = (1 & is2) | (2 & is0)
+        lay_a = (lay0 & ia0) | (lay1 & ia1) | (lay2 & ia2)
+        d_a = (d0 & ia0) | (d1 & ia1) | (d2 & ia2)
+        n_a = (n0 & ia0) | (n1 & ia1) | (n2 & ia2)
+        c_a = (c0 & ia0) | (c1 & ia1) | (c2 & ia2)
+        owed_a = 1 + c_e
+        left_a = d_a - lay_a
+        paid_a = min(left_a, owed_a) & penalty
+        full_a = penalty & -np.int64(left_a >= owed_a)
+        runs_out_a = penalty & ~full_a & -np.int64(d_a == n_a)
+        penalty_a = penalty & ~full_a & ~runs_out_a
+        laid_a = penalty_a & 1
+        lay_a = paid_a + laid_a
+        lay_b = (lay0 & ib0) | (lay1 & ib1) | (lay2 & ib2)
+        d_b = (d0 & ib0) | (d1 & ib1) | (d2 & ib2)
+        n_b = (n0 & ib0) | (n1 & ib1) | (n2 & ib2)
+        c_b = (c0 & ib0) | (c1 & ib1) | (c2 & ib2)
+        owed_b = 1 + c_a
+        left_b = d_b - lay_b
+        paid_b = min(left_b, owed_b) & penalty_a
+        full_b = penalty_a & -np.int64(left_b >= owed_b)
+        runs_out_b = penalty_a & ~full_b & -np.int64(d_b == n_b)
+        penalty_b = penalty_a & ~full_b & ~runs_out_b
+        laid_b = penalty_b & 1
+        lay_b = paid_b + laid_b
+        lay0 += (lay_a & ia0) + (lay_b & ib0)
+        lay1 += (lay_a & ia1) + (lay_b & ib1)
+        lay2 += (lay_a & ia2) + (lay_b & ib2)
+        pen0, lo0, hi0, n0 = drop_top(pen0, lo0, hi0, n0, lay0)
+        pen1, lo1, hi1, n1 = drop_top(pen1, lo1, hi1, n1, lay1)
+        pen2, lo2, hi2, n2 = drop_top(pen2, lo2, hi2, n2, lay2)
+        pn += (best & plain) | (paid & ~plain)
+        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid, c_e & 1, c_e >> 1)
+        pn += paid_a
+        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid_a, c_a & 1, c_a >> 1)
+        pn += paid_b
+        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid_b, c_b & 1, c_b >> 1)
+        # out at once: a payer who runs out (one who runs out in the plain phase: resumed)
+        out = (((one << e) & runs_out) | ((one << after_e) & runs_out_a)
+               | ((one << after_a) & runs_out_b))
+        resume = plain & runs_out
+        ends = full | (runs_out & ~plain) | full_a | runs_out_a | full_b | runs_out_b
+        taker = (((last & ~plain) & ~penalty) | (e & penalty & ~penalty_a)
+                 | (after_e & penalty_a))
+        after = (e & penalty_b) | (after_e & ~penalty_a)
+        take0 = ends & -np.int64(taker == 0)
+        take1 = ends & -np.int64(taker == 1)
+        take2 = ends & -np.int64(taker == 2)
+        pen0, lo0, hi0, n0 = take_pile(pen0, lo0, hi0, n0, ppen, plo, phi, pn, take0)
+        pen1, lo1, hi1, n1 = take_pile(pen1, lo1, hi1, n1, ppen, plo, phi, pn, take1)
+        pen2, lo2, hi2, n2 = take_pile(pen2, lo2, hi2, n2, ppen, plo, phi, pn, take2)
+        cards += pn & ends
+        tricks -= ends
+        ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, ends)
+        empty = (1 & -np.int64(n0 == 0)) | (2 & -np.int64(n1 == 0)) | (4 & -np.int64(n2 == 0))
+        players_in = 7 & ~out & ~(empty & ends)
+        left = popcount(players_in)
+        over = ends & -np.int64(left <= 1)
+        long_game = ends & ~over & -np.int64(tricks >= limit)
+        two = ends & ~over & ~long_game & -np.int64(left == 2)
+        _store_slot(state, g, 0, pen0, lo0, hi0, n0)
+        _store_slot(state, g, 1, pen1, lo1, hi1, n1)
+        _store_slot(state, g, 2, pen2, lo2, hi2, n2)
+        state[F_PPEN * LANES + g] = ppen
+        state[F_PLO * LANES + g] = plo
+        state[F_PHI * LANES + g] = phi
+        state[F_PN * LANES + g] = pn
+        state[F_OWED * LANES + g] = (1 + c_b) & penalty_b
+        state[F_CUR * LANES + g] = (taker & ends) | (after & ~ends)
+        state[F_LAST * LANES + g] = (after_a & penalty_b) | ~penalty_b
+        state[F_IN * LANES + g] = players_in
+        state[F_CARDS * LANES + g] = cards
+        state[F_TRICKS * LANES + g] = tricks
+        done = (((S_WIN1 + taker) & over) | (S_LONG & long_game) | (S_TWO & two)
+                | (S_RESUME & resume))
+        state[F_DONE * LANES + g] = done
+        finished |= -np.int64(done != 0) & (one << g)
+    return finished
+
+
+@kernel
+def _resume(state, g, limit, hands):
+    """Lane ``g``'s trick after a player went out in its plain phase, played alone with the
+    two left (``_trick``), and the lane's state written back as the step writes a trick's
+    end: over, too long or down to two players."""
+    for q in range(3):
+        hands[0, q] = state[_slot(g, F_PEN, q)]
+        hands[1, q] = state[_slot(g, F_LO, q)]
+        hands[2, q] = state[_slot(g, F_HI, q)]
+        hands[3, q] = state[_slot(g, F_N, q)]
+    players_in = state[F_IN * LANES + g]
+    cur = state[F_CUR * LANES + g]
+    other = cttz(players_in & ~(np.int64(1) << cur))
+    ring, m, pn = _trick(hands, cur | (other << 2), np.int64(2), state[F_PN * LANES + g])
+    if m == 2 and hands[3, (ring >> 2) & 3] == 0:  # left without cards: out
+        m = 1
+    taker = ring & 3
+    tricks = state[F_TRICKS * LANES + g] + 1
+    for q in range(3):
+        state[_slot(g, F_PEN, q)] = hands[0, q]
+        state[_slot(g, F_LO, q)] = hands[1, q]
+        state[_slot(g, F_HI, q)] = hands[2, q]
+        state[_slot(g, F_N, q)] = hands[3, q]
+    state[F_CARDS * LANES + g] += pn
+    state[F_TRICKS * LANES + g] = tricks
+    state[F_CUR * LANES + g] = taker
+    if m == 2:
+        state[F_IN * LANES + g] = (np.int64(1) << taker) | (np.int64(1) << ((ring >> 2) & 3))
+    else:
+        state[F_IN * LANES + g] = np.int64(1) << taker
+    if m == 1:
+        return S_WIN1 + taker
+    if tricks >= limit:
+        return np.int64(S_LONG)
+    return np.int64(S_TWO)
 
 
 @inlined_kernel
@@ -348,18 +523,14 @@ def _store_end(ends, count, deal, winner, other, played, size, pen, lo, hi):
 
 @kernel
 def lockstep_block(pens, los, his, n, split, leader, limit, packed, ends):
-    """``play_block`` 16 games at a time in vector lanes: where the CPU has AVX-512."""
-    if split.shape[0] == 3:
-        return _play(pens, los, his, n, split, leader, limit, packed, ends, (0, 1, 2))
-    return _play(pens, los, his, n, split, leader, limit, packed, ends, (0, 1, 2, 3))
-
-
-@kernel
-def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
-    """``lockstep_block`` with the step compiled for ``len(slots)`` player slots."""
+    """``play_block`` 16 games at a time in vector lanes: where the CPU has AVX-512.  Three
+    players step by ``_step3``, four by ``_step``: each a kernel of its own, compiled once
+    (the block's loop is the same for both)."""
     prefer_wide_vectors()  # as the 2-player lockstep (bits.prefer_wide_vectors)
     state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
     index = np.zeros(LANES, dtype=np.int64)
+    hands = np.zeros((4, 4), dtype=np.int64)  # _resume's
+    three = split.shape[0] == 3
     for g in range(LANES):
         i = min(g, n)
         index[g] = i
@@ -367,7 +538,7 @@ def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
     busy = min(n, LANES)
     count = 0
     while busy > 0:
-        finished = _step(state, limit, slots)
+        finished = _step3(state, limit) if three else _step(state, limit)
         while finished != 0:
             g = cttz(finished)
             finished &= finished - 1
@@ -375,6 +546,8 @@ def _play(pens, los, his, n, split, leader, limit, packed, ends, slots):
             # lane g's game of deal i is over, too long or down to two players: its
             # packed result, or (not the dummy deal's) its state to row ``count`` of ends
             done = state[F_DONE * LANES + g]
+            if done == S_RESUME:
+                done = _resume(state, g, limit, hands)
             played = state[F_CARDS * LANES + g] | (state[F_TRICKS * LANES + g] << PACK)
             if done != S_TWO:
                 packed[i] = played | (done << (2 * PACK))
