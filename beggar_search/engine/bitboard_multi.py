@@ -107,6 +107,73 @@ def _rank(rotated, slot, cur):
 
 
 @inlined_kernel
+def _load_rest(state, g):
+    """Lane g's pile (penalty bits, value bits, cards), the cards owed, the player to act,
+    the last penalty card's player (-1 in the plain phase), the cards and tricks played."""
+    return (state[F_PPEN * LANES + g], state[F_PLO * LANES + g], state[F_PHI * LANES + g],
+            state[F_PN * LANES + g], state[F_OWED * LANES + g], state[F_CUR * LANES + g],
+            state[F_LAST * LANES + g], state[F_CARDS * LANES + g],
+            state[F_TRICKS * LANES + g])
+
+
+@inlined_kernel
+def _store_rest(state, g, pile, owed, cur, last, players_in, cards, tricks, done):
+    """Store lane g's fields but its hands (``_load_rest``'s, the players in and the end)."""
+    (state[F_PPEN * LANES + g], state[F_PLO * LANES + g], state[F_PHI * LANES + g],
+     state[F_PN * LANES + g]) = pile
+    state[F_OWED * LANES + g] = owed
+    state[F_CUR * LANES + g] = cur
+    state[F_LAST * LANES + g] = last
+    state[F_IN * LANES + g] = players_in
+    state[F_CARDS * LANES + g] = cards
+    state[F_TRICKS * LANES + g] = tricks
+    state[F_DONE * LANES + g] = done
+
+
+@inlined_kernel
+def _answered(d, n, laid, c_owed, active):
+    """A payment for a penalty card of value ``c_owed + 1``, where the mask ``active`` is all
+    ones: the payer's next penalty card at place ``d`` (its size ``n`` when it has none),
+    ``laid`` of its cards already laid in this step.  Returns the cards it pays and the
+    masks: paid in full, ran out, laid a penalty card (the next player pays in turn)."""
+    owed = 1 + c_owed
+    left = d - laid  # the payer's cards before its next penalty card
+    paid = min(left, owed) & active
+    full = active & -np.int64(left >= owed)
+    runs_out = active & ~full & -np.int64(d == n)
+    return paid, full, runs_out, active & ~full & ~runs_out
+
+
+@inlined_kernel
+def _piled(pile, first, laid, c_e, paid_a, laid_a, c_a, paid_b, laid_b, c_b):
+    """The pile (``ppen, plo, phi, pn``) after a step's events: ``first`` cards (the plain
+    phase's, or the first payment's), the event's penalty card where ``laid`` is 1 (its
+    value - 1 ``c_e``), the second event's ``paid_a`` cards and penalty card, the third's."""
+    ppen, plo, phi, pn = pile
+    pn += first
+    ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid, c_e & 1, c_e >> 1)
+    pn += paid_a
+    ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid_a, c_a & 1, c_a >> 1)
+    pn += paid_b
+    return lay_on_pile(ppen, plo, phi, pn, laid_b, c_b & 1, c_b >> 1)
+
+
+@inlined_kernel
+def _ended(cards, tricks, pn, players_in, empty, ends, limit):
+    """Where the mask ``ends`` is all ones, a trick's end: its ``pn`` cards and one trick
+    counted, and every player left without cards (bits ``empty``) out.  Returns the cards,
+    tricks, players in, and the masks: the game over, too long, down to two players."""
+    cards += pn & ends
+    tricks -= ends
+    players_in &= ~(empty & ends)
+    left = popcount(players_in)
+    over = ends & -np.int64(left <= 1)
+    long_game = ends & ~over & -np.int64(tricks >= limit)
+    return (cards, tricks, players_in, over, long_game,
+            ends & ~over & ~long_game & -np.int64(left == 2))
+
+
+@inlined_kernel
 def _slot(g, f, q):
     return (f + q) * LANES + g
 
@@ -125,16 +192,8 @@ def _step(state, limit):
         pen1, lo1, hi1, n1 = _load_slot(state, g, 1)
         pen2, lo2, hi2, n2 = _load_slot(state, g, 2)
         pen3, lo3, hi3, n3 = _load_slot(state, g, 3)
-        ppen = state[F_PPEN * LANES + g]
-        plo = state[F_PLO * LANES + g]
-        phi = state[F_PHI * LANES + g]
-        pn = state[F_PN * LANES + g]
-        owed = state[F_OWED * LANES + g]
-        cur = state[F_CUR * LANES + g]
-        last = state[F_LAST * LANES + g]
+        ppen, plo, phi, pn, owed, cur, last, cards, tricks = _load_rest(state, g)
         players_in = state[F_IN * LANES + g]
-        cards = state[F_CARDS * LANES + g]
-        tricks = state[F_TRICKS * LANES + g]
         # masks are all ones (-1) or 0; everything each player's event needs is computed
         # per slot first, side by side, and then picked: a step is latency-bound
         d0 = cttz(pen0 | (one << n0))  # each player's next penalty card, or its size
@@ -216,12 +275,7 @@ def _step(state, limit):
         d_a = (d0 & ia0) | (d1 & ia1) | (d2 & ia2) | (d3 & ia3)
         n_a = (n0 & ia0) | (n1 & ia1) | (n2 & ia2) | (n3 & ia3)
         c_a = (c0 & ia0) | (c1 & ia1) | (c2 & ia2) | (c3 & ia3)
-        owed_a = 1 + c_e
-        left_a = d_a - lay_a  # the payer's cards before its next penalty card
-        paid_a = min(left_a, owed_a) & penalty
-        full_a = penalty & -np.int64(left_a >= owed_a)
-        runs_out_a = penalty & ~full_a & -np.int64(d_a == n_a)
-        penalty_a = penalty & ~full_a & ~runs_out_a
+        paid_a, full_a, runs_out_a, penalty_a = _answered(d_a, n_a, lay_a, c_e, penalty)
         laid_a = penalty_a & 1
         lay_a = paid_a + laid_a
         # and the player after that for its penalty card in turn (a third event), with
@@ -232,12 +286,7 @@ def _step(state, limit):
         d_b = (d0 & ib0) | (d1 & ib1) | (d2 & ib2) | (d3 & ib3)
         n_b = (n0 & ib0) | (n1 & ib1) | (n2 & ib2) | (n3 & ib3)
         c_b = (c0 & ib0) | (c1 & ib1) | (c2 & ib2) | (c3 & ib3)
-        owed_b = 1 + c_a
-        left_b = d_b - lay_b
-        paid_b = min(left_b, owed_b) & more
-        full_b = more & -np.int64(left_b >= owed_b)
-        runs_out_b = more & ~full_b & -np.int64(d_b == n_b)
-        penalty_b = more & ~full_b & ~runs_out_b
+        paid_b, full_b, runs_out_b, penalty_b = _answered(d_b, n_b, lay_b, c_a, more)
         laid_b = penalty_b & 1
         lay_b = paid_b + laid_b
         lay0 += (lay_a & ia0) + (lay_b & ib0)
@@ -248,12 +297,8 @@ def _step(state, limit):
         pen1, lo1, hi1, n1 = drop_top(pen1, lo1, hi1, n1, lay1)
         pen2, lo2, hi2, n2 = drop_top(pen2, lo2, hi2, n2, lay2)
         pen3, lo3, hi3, n3 = drop_top(pen3, lo3, hi3, n3, lay3)
-        pn += (best & plain) | (paid & ~plain)
-        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid, c_e & 1, c_e >> 1)
-        pn += paid_a
-        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid_a, c_a & 1, c_a >> 1)
-        pn += paid_b
-        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid_b, c_b & 1, c_b >> 1)
+        ppen, plo, phi, pn = _piled((ppen, plo, phi, pn), (best & plain) | (paid & ~plain),
+                                    laid, c_e, paid_a, laid_a, c_a, paid_b, laid_b, c_b)
         players_in &= ~((one << after_e) & runs_out_a)
         players_in &= ~((one << after_a) & runs_out_b)
         # the trick ends: paid in full or a payer out (the last penalty card's player takes
@@ -274,33 +319,22 @@ def _step(state, limit):
         pen1, lo1, hi1, n1 = take_pile(pen1, lo1, hi1, n1, ppen, plo, phi, pn, take1)
         pen2, lo2, hi2, n2 = take_pile(pen2, lo2, hi2, n2, ppen, plo, phi, pn, take2)
         pen3, lo3, hi3, n3 = take_pile(pen3, lo3, hi3, n3, ppen, plo, phi, pn, take3)
-        cards += pn & ends
-        tricks -= ends
-        ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, ends)
         # at a trick's end every player without cards is out
         empty = ((1 & -np.int64(n0 == 0)) | (2 & -np.int64(n1 == 0))
                  | (4 & -np.int64(n2 == 0)) | (8 & -np.int64(n3 == 0)))
-        players_in &= ~(empty & ends)
-        left = popcount(players_in)
-        over = ends & -np.int64(left <= 1)
-        long_game = ends & ~over & -np.int64(tricks >= limit)
-        two = ends & ~over & ~long_game & -np.int64(left == 2)
+        cards, tricks, players_in, over, long_game, two = _ended(
+            cards, tricks, pn, players_in, empty, ends, limit)
+        ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, ends)
         _store_slot(state, g, 0, pen0, lo0, hi0, n0)
         _store_slot(state, g, 1, pen1, lo1, hi1, n1)
         _store_slot(state, g, 2, pen2, lo2, hi2, n2)
         _store_slot(state, g, 3, pen3, lo3, hi3, n3)
-        state[F_PPEN * LANES + g] = ppen
-        state[F_PLO * LANES + g] = plo
-        state[F_PHI * LANES + g] = phi
-        state[F_PN * LANES + g] = pn
-        state[F_OWED * LANES + g] = ((1 + c_b) & penalty_b) | ((1 + c_a) & owing_a)
-        state[F_CUR * LANES + g] = (taker & ends) | (after & ~ends)
-        state[F_LAST * LANES + g] = (after_a & penalty_b) | (after_e & owing_a) | ~owing
-        state[F_IN * LANES + g] = players_in
-        state[F_CARDS * LANES + g] = cards
-        state[F_TRICKS * LANES + g] = tricks
-        done = (((S_WIN1 + taker) & over) | (S_LONG & long_game) | (S_TWO & two))
-        state[F_DONE * LANES + g] = done
+        done = ((S_WIN1 + taker) & over) | (S_LONG & long_game) | (S_TWO & two)
+        _store_rest(state, g, (ppen, plo, phi, pn),
+                    ((1 + c_b) & penalty_b) | ((1 + c_a) & owing_a),
+                    (taker & ends) | (after & ~ends),
+                    (after_a & penalty_b) | (after_e & owing_a) | ~owing,
+                    players_in, cards, tricks, done)
         finished |= -np.int64(done != 0) & (one << g)
     return finished
 
@@ -318,15 +352,7 @@ def _step3(state, limit):
         pen0, lo0, hi0, n0 = _load_slot(state, g, 0)
         pen1, lo1, hi1, n1 = _load_slot(state, g, 1)
         pen2, lo2, hi2, n2 = _load_slot(state, g, 2)
-        ppen = state[F_PPEN * LANES + g]
-        plo = state[F_PLO * LANES + g]
-        phi = state[F_PHI * LANES + g]
-        pn = state[F_PN * LANES + g]
-        owed = state[F_OWED * LANES + g]
-        cur = state[F_CUR * LANES + g]
-        last = state[F_LAST * LANES + g]
-        cards = state[F_CARDS * LANES + g]
-        tricks = state[F_TRICKS * LANES + g]
+        ppen, plo, phi, pn, owed, cur, last, cards, tricks = _load_rest(state, g)
         d0 = cttz(pen0 | (one << n0))
         d1 = cttz(pen1 | (one << n1))
         d2 = cttz(pen2 | (one << n2))
@@ -368,24 +394,14 @@ def _step3(state, limit):
         d_a = (d0 & ia0) | (d1 & ia1) | (d2 & ia2)
         n_a = (n0 & ia0) | (n1 & ia1) | (n2 & ia2)
         c_a = (c0 & ia0) | (c1 & ia1) | (c2 & ia2)
-        owed_a = 1 + c_e
-        left_a = d_a - lay_a
-        paid_a = min(left_a, owed_a) & penalty
-        full_a = penalty & -np.int64(left_a >= owed_a)
-        runs_out_a = penalty & ~full_a & -np.int64(d_a == n_a)
-        penalty_a = penalty & ~full_a & ~runs_out_a
+        paid_a, full_a, runs_out_a, penalty_a = _answered(d_a, n_a, lay_a, c_e, penalty)
         laid_a = penalty_a & 1
         lay_a = paid_a + laid_a
         lay_b = (lay0 & ib0) | (lay1 & ib1) | (lay2 & ib2)
         d_b = (d0 & ib0) | (d1 & ib1) | (d2 & ib2)
         n_b = (n0 & ib0) | (n1 & ib1) | (n2 & ib2)
         c_b = (c0 & ib0) | (c1 & ib1) | (c2 & ib2)
-        owed_b = 1 + c_a
-        left_b = d_b - lay_b
-        paid_b = min(left_b, owed_b) & penalty_a
-        full_b = penalty_a & -np.int64(left_b >= owed_b)
-        runs_out_b = penalty_a & ~full_b & -np.int64(d_b == n_b)
-        penalty_b = penalty_a & ~full_b & ~runs_out_b
+        paid_b, full_b, runs_out_b, penalty_b = _answered(d_b, n_b, lay_b, c_a, penalty_a)
         laid_b = penalty_b & 1
         lay_b = paid_b + laid_b
         lay0 += (lay_a & ia0) + (lay_b & ib0)
@@ -394,12 +410,8 @@ def _step3(state, limit):
         pen0, lo0, hi0, n0 = drop_top(pen0, lo0, hi0, n0, lay0)
         pen1, lo1, hi1, n1 = drop_top(pen1, lo1, hi1, n1, lay1)
         pen2, lo2, hi2, n2 = drop_top(pen2, lo2, hi2, n2, lay2)
-        pn += (best & plain) | (paid & ~plain)
-        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid, c_e & 1, c_e >> 1)
-        pn += paid_a
-        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid_a, c_a & 1, c_a >> 1)
-        pn += paid_b
-        ppen, plo, phi, pn = lay_on_pile(ppen, plo, phi, pn, laid_b, c_b & 1, c_b >> 1)
+        ppen, plo, phi, pn = _piled((ppen, plo, phi, pn), (best & plain) | (paid & ~plain),
+                                    laid, c_e, paid_a, laid_a, c_a, paid_b, laid_b, c_b)
         # out at once: a payer who runs out (one who runs out in the plain phase: resumed)
         out = (((one << e) & runs_out) | ((one << after_e) & runs_out_a)
                | ((one << after_a) & runs_out_b))
@@ -414,31 +426,18 @@ def _step3(state, limit):
         pen0, lo0, hi0, n0 = take_pile(pen0, lo0, hi0, n0, ppen, plo, phi, pn, take0)
         pen1, lo1, hi1, n1 = take_pile(pen1, lo1, hi1, n1, ppen, plo, phi, pn, take1)
         pen2, lo2, hi2, n2 = take_pile(pen2, lo2, hi2, n2, ppen, plo, phi, pn, take2)
-        cards += pn & ends
-        tricks -= ends
-        ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, ends)
         empty = (1 & -np.int64(n0 == 0)) | (2 & -np.int64(n1 == 0)) | (4 & -np.int64(n2 == 0))
-        players_in = 7 & ~out & ~(empty & ends)
-        left = popcount(players_in)
-        over = ends & -np.int64(left <= 1)
-        long_game = ends & ~over & -np.int64(tricks >= limit)
-        two = ends & ~over & ~long_game & -np.int64(left == 2)
+        cards, tricks, players_in, over, long_game, two = _ended(
+            cards, tricks, pn, 7 & ~out, empty, ends, limit)
+        ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, ends)
         _store_slot(state, g, 0, pen0, lo0, hi0, n0)
         _store_slot(state, g, 1, pen1, lo1, hi1, n1)
         _store_slot(state, g, 2, pen2, lo2, hi2, n2)
-        state[F_PPEN * LANES + g] = ppen
-        state[F_PLO * LANES + g] = plo
-        state[F_PHI * LANES + g] = phi
-        state[F_PN * LANES + g] = pn
-        state[F_OWED * LANES + g] = (1 + c_b) & penalty_b
-        state[F_CUR * LANES + g] = (taker & ends) | (after & ~ends)
-        state[F_LAST * LANES + g] = (after_a & penalty_b) | ~penalty_b
-        state[F_IN * LANES + g] = players_in
-        state[F_CARDS * LANES + g] = cards
-        state[F_TRICKS * LANES + g] = tricks
         done = (((S_WIN1 + taker) & over) | (S_LONG & long_game) | (S_TWO & two)
                 | (S_RESUME & resume))
-        state[F_DONE * LANES + g] = done
+        _store_rest(state, g, (ppen, plo, phi, pn), (1 + c_b) & penalty_b,
+                    (taker & ends) | (after & ~ends), (after_a & penalty_b) | ~penalty_b,
+                    players_in, cards, tricks, done)
         finished |= -np.int64(done != 0) & (one << g)
     return finished
 
