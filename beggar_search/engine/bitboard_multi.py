@@ -42,6 +42,7 @@ from .bits import (
     PACK,
     S_LONG,
     S_WIN1,
+    aligned_zeros,
     clear_pile,
     cttz,
     drop_top,
@@ -526,7 +527,7 @@ def lockstep_block(pens, los, his, n, split, leader, limit, packed, ends):
     players step by ``_step3``, four by ``_step``: each a kernel of its own, compiled once
     (the block's loop is the same for both)."""
     prefer_wide_vectors()  # as the 2-player lockstep (bits.prefer_wide_vectors)
-    state = np.zeros(N_FIELDS * LANES, dtype=np.int64)
+    state = aligned_zeros(N_FIELDS * LANES)  # a cache line's start (bits.aligned_zeros)
     index = np.zeros(LANES, dtype=np.int64)
     hands = np.zeros((4, 4), dtype=np.int64)  # _resume's
     three = split.shape[0] == 3
