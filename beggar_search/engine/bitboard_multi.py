@@ -49,6 +49,7 @@ from .bits import (
     lay_on_pile,
     popcount,
     prefer_wide_vectors,
+    realign_stack,
     take_pile,
 )
 
@@ -185,6 +186,7 @@ def _step(state, limit):
     whose game is over, too long or down to two players (bit g for lane g;
     ``state[F_DONE]`` says which).  Four player slots, three or four of them in (three
     players step by ``_step3``)."""
+    realign_stack()
     prefer_wide_vectors()  # a kernel of its own, so said again (as in lockstep_block)
     one = np.int64(1)
     finished = np.int64(0)
@@ -345,6 +347,7 @@ def _step3(state, limit):
     """``_step`` for three players, all three in at a step's start: turn order is slot order
     from the current player, so the players after an event's are known without ranks; a
     player out in the plain phase stops the lane (``S_RESUME``) for ``_resume``."""
+    realign_stack()
     prefer_wide_vectors()
     one = np.int64(1)
     three = np.int64(3)
@@ -526,6 +529,7 @@ def lockstep_block(pens, los, his, n, split, leader, limit, packed, ends):
     """``play_block`` 16 games at a time in vector lanes: where the CPU has AVX-512.  Three
     players step by ``_step3``, four by ``_step``: each a kernel of its own, compiled once
     (the block's loop is the same for both)."""
+    realign_stack()
     prefer_wide_vectors()  # as the 2-player lockstep (bits.prefer_wide_vectors)
     state = aligned_zeros(N_FIELDS * LANES)  # a cache line's start (bits.aligned_zeros)
     index = np.zeros(LANES, dtype=np.int64)

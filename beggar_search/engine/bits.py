@@ -75,6 +75,23 @@ def prefer_wide_vectors(typingctx):
     return types.none(), codegen
 
 
+@intrinsic
+def realign_stack(typingctx):
+    """Mark the kernel that calls this to realign its stack frame (LLVM's ``"stackrealign"``):
+    its spilled 512-bit vectors then sit on whole 64-byte lines.  The stack is only 16 bytes
+    aligned at a call, and where it happened to be half a line off (a process's start
+    decides it), every spill and reload spanned two lines: the 4-player step, which spills
+    most, ran 1.10-1.18x slower in such processes (measured on a Rocket Lake, the lab's
+    copies in four processes)."""
+
+    def codegen(context, builder, signature, args):
+        with contextlib.suppress(TypeError, ValueError):  # as prefer_wide_vectors
+            set.add(builder.function.attributes, '"stackrealign"')
+        return context.get_dummy_value()
+
+    return types.none(), codegen
+
+
 @inlined_kernel
 def aligned_zeros(n):
     """``n`` int64 zeros from the start of a 64-byte cache line.  Numba allocates arrays 32
