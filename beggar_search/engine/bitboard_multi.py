@@ -40,6 +40,7 @@ from ..jit import inlined_kernel, kernel
 from .bits import (
     LOCKSTEP,
     PACK,
+    PACK_MASK,
     S_LONG,
     S_WIN1,
     aligned_zeros,
@@ -83,6 +84,7 @@ F_PEN, F_LO, F_HI, F_N = 0, 4, 8, 12  # + slot
 N_FIELDS = 27
 S_TWO = S_WIN1 + 8  # two players left in: the 2-player lockstep plays the rest
 S_RESUME = S_WIN1 + 9  # three in, one out in the plain phase: the trick's rest alone
+S_THREE = S_WIN1 + 10  # four players down to three: ``_step3``'s lockstep plays on
 
 
 @inlined_kernel
@@ -184,8 +186,8 @@ def _slot(g, f, q):
 def _step(state, limit):
     """Advance every lane by up to three events (see the module's docstring); returns the lanes
     whose game is over, too long or down to two players (bit g for lane g;
-    ``state[F_DONE]`` says which).  Four player slots, three or four of them in (three
-    players step by ``_step3``)."""
+    ``state[F_DONE]`` says which).  Four players, until a trick ends with three or fewer
+    of them in (three players, and four down to three, step by ``_step3``)."""
     realign_stack()
     prefer_wide_vectors()  # a kernel of its own, so said again (as in lockstep_block)
     one = np.int64(1)
@@ -327,12 +329,14 @@ def _step(state, limit):
                  | (4 & -np.int64(n2 == 0)) | (8 & -np.int64(n3 == 0)))
         cards, tricks, players_in, over, long_game, two = _ended(
             cards, tricks, pn, players_in, empty, ends, limit)
+        three_left = ends & ~over & ~long_game & ~two & -np.int64(players_in != 15)
         ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, ends)
         _store_slot(state, g, 0, pen0, lo0, hi0, n0)
         _store_slot(state, g, 1, pen1, lo1, hi1, n1)
         _store_slot(state, g, 2, pen2, lo2, hi2, n2)
         _store_slot(state, g, 3, pen3, lo3, hi3, n3)
-        done = ((S_WIN1 + taker) & over) | (S_LONG & long_game) | (S_TWO & two)
+        done = (((S_WIN1 + taker) & over) | (S_LONG & long_game) | (S_TWO & two)
+                | (S_THREE & three_left))
         _store_rest(state, g, (ppen, plo, phi, pn),
                     ((1 + c_b) & penalty_b) | ((1 + c_a) & owing_a),
                     (taker & ends) | (after & ~ends),
@@ -525,41 +529,124 @@ def _store_end(ends, count, deal, winner, other, played, size, pen, lo, hi):
 
 
 @kernel
+def new_threes(n):
+    """Room for ``n`` four-player games down to three players: their hands as one deal's
+    masks in turn order from the leader, the three sizes (8 bits each), cards and tricks
+    played (packed), the players (2 bits each, in the same order), the deal."""
+    return (np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64),
+            np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64),
+            np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64),
+            np.zeros(n + 1, dtype=np.int64))
+
+
+@inlined_kernel
+def _load_row(state, g, threes, j):
+    """Row ``j`` of ``threes`` to lane g, its leader in slot 0; returns its players."""
+    pens, los, his, sizes, starts, ids, _ = threes
+    start = np.int64(0)
+    for q in range(4):
+        n = (sizes[j] >> (8 * q)) & 255 if q < 3 else np.int64(0)
+        (state[_slot(g, F_PEN, q)], state[_slot(g, F_LO, q)], state[_slot(g, F_HI, q)],
+         state[_slot(g, F_N, q)]) = _dealt(pens[j], los[j], his[j], start, n)
+        start += n
+    for f in (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_DONE, F_CUR):
+        state[f * LANES + g] = 0
+    state[F_CARDS * LANES + g] = starts[j] & PACK_MASK
+    state[F_TRICKS * LANES + g] = starts[j] >> PACK
+    state[F_LAST * LANES + g] = -1
+    state[F_IN * LANES + g] = 7
+    return ids[j]
+
+
+@inlined_kernel
+def _store_row(threes, j, state, g, deal, players, played):
+    """Lane g's game (of ``deal``, its slots' players ``players``), down to three players
+    at a trick's end, to row ``j`` of ``threes``: the leader's hand first."""
+    pens, los, his, sizes, starts, ids, deals = threes
+    cur = state[F_CUR * LANES + g]
+    gone = (cttz(~state[F_IN * LANES + g]) - cur) & 3  # the player out, in turn from cur
+    pen = lo = hi = size = order = start = np.int64(0)
+    for k in range(3):  # the leader, then the others in turn order (no branch)
+        q = (cur + k + np.int64(k >= gone)) & 3
+        n = state[_slot(g, F_N, q)]
+        pen |= state[_slot(g, F_PEN, q)] << start
+        lo |= state[_slot(g, F_LO, q)] << start
+        hi |= state[_slot(g, F_HI, q)] << start
+        size |= n << (8 * k)
+        order |= ((players >> (2 * q)) & 3) << (2 * k)
+        start += n
+    pens[j], los[j], his[j], sizes[j], ids[j] = pen, lo, hi, size, order
+    starts[j] = played
+    deals[j] = deal
+
+
+@kernel
 def lockstep_block(pens, los, his, n, split, leader, limit, packed, ends):
     """``play_block`` 16 games at a time in vector lanes: where the CPU has AVX-512.  Three
-    players step by ``_step3``, four by ``_step``: each a kernel of its own, compiled once
-    (the block's loop is the same for both)."""
+    players step by ``_step3`` from their deal; four by ``_step`` until down to three, then
+    by ``_step3``: each step a kernel of its own, compiled once."""
+    threes = new_threes(n if split.shape[0] == 4 else 0)
+    count, rows = _lanes(pens, los, his, n, split, leader, limit, packed, ends, 0, threes,
+                         False)
+    if rows > 0:
+        for array in threes[:6]:
+            array[rows] = array[0]  # the dummy row: a copy, of the dummy deal
+        threes[6][rows] = n
+        count, _ = _lanes(pens, los, his, rows, split, leader, limit, packed, ends, count,
+                          threes, True)
+    return count
+
+
+@kernel
+def _lanes(pens, los, his, n, split, leader, limit, packed, ends, count, threes, rows):
+    """``lockstep_block``'s lanes over deals 0..n-1 (``rows`` False), or over the first
+    ``n`` rows of ``threes`` (True); ``count`` rows of ``ends`` are full.  Returns the rows
+    of ``ends`` and of ``threes`` full after."""
     realign_stack()
     prefer_wide_vectors()  # as the 2-player lockstep (bits.prefer_wide_vectors)
     state = aligned_zeros(N_FIELDS * LANES)  # a cache line's start (bits.aligned_zeros)
     index = np.zeros(LANES, dtype=np.int64)
+    players = np.zeros(LANES, dtype=np.int64)  # each lane's slots' players, 2 bits each
     hands = np.zeros((4, 4), dtype=np.int64)  # _resume's
-    three = split.shape[0] == 3
+    three = rows or split.shape[0] == 3
+    identity = np.int64(0b11100100)
+    handed = 0
     for g in range(LANES):
         i = min(g, n)
         index[g] = i
-        _load(state, g, pens[i], los[i], his[i], split, leader)
+        if rows:
+            players[g] = _load_row(state, g, threes, i)
+        else:
+            _load(state, g, pens[i], los[i], his[i], split, leader)
+            players[g] = identity
     busy = min(n, LANES)
-    count = 0
     while busy > 0:
         finished = _step3(state, limit) if three else _step(state, limit)
         while finished != 0:
             g = cttz(finished)
             finished &= finished - 1
             i = index[g]
-            # lane g's game of deal i is over, too long or down to two players: its
-            # packed result, or (not the dummy deal's) its state to row ``count`` of ends
+            deal = threes[6][i] if rows else i
+            # lane g's game of deal i is over, too long or down to two or three players: its
+            # packed result, or (not the dummy deal's) its state to a row of ends or threes
             done = state[F_DONE * LANES + g]
             if done == S_RESUME:
                 done = _resume(state, g, limit, hands)
             played = state[F_CARDS * LANES + g] | (state[F_TRICKS * LANES + g] << PACK)
-            if done != S_TWO:
-                packed[i] = played | (done << (2 * PACK))
+            if done == S_THREE:
+                if i < n:
+                    _store_row(threes, handed, state, g, deal, players[g], played)
+                    handed += 1
+            elif done != S_TWO:
+                if rows and done >= S_WIN1:  # the winner's slot, as its player
+                    done = S_WIN1 + ((players[g] >> (2 * (done - S_WIN1))) & 3)
+                packed[deal] = played | (done << (2 * PACK))
             elif i < n:
                 winner = state[F_CUR * LANES + g]  # the taker leads: its hand first
                 other = cttz(state[F_IN * LANES + g] & ~(np.int64(1) << winner))
                 size = state[_slot(g, F_N, winner)]
-                _store_end(ends, count, i, winner, other, played, size,
+                _store_end(ends, count, deal, (players[g] >> (2 * winner)) & 3,
+                           (players[g] >> (2 * other)) & 3, played, size,
                            state[_slot(g, F_PEN, winner)] | (state[_slot(g, F_PEN, other)] << size),
                            state[_slot(g, F_LO, winner)] | (state[_slot(g, F_LO, other)] << size),
                            state[_slot(g, F_HI, winner)] | (state[_slot(g, F_HI, other)] << size))
@@ -567,8 +654,12 @@ def lockstep_block(pens, los, his, n, split, leader, limit, packed, ends):
             following = min(i + LANES, n)
             index[g] = following
             busy -= (following == n) & (i < n)
-            _load(state, g, pens[following], los[following], his[following], split, leader)
-    return count
+            if rows:
+                players[g] = _load_row(state, g, threes, following)
+            else:
+                _load(state, g, pens[following], los[following], his[following], split,
+                      leader)
+    return count, handed
 
 
 # ---- one game at a time, with branches (a CPU without AVX-512) ---------------------------
