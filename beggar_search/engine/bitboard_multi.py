@@ -70,7 +70,9 @@ def new_ends(n):
 # Four player slots whatever the player count (a slot never dealt to is out from the
 # start; three players step by ``_step3``, which leaves slot 3 alone and has all three in
 # at a step's start: a player out in a trick's plain phase stops the lane, and ``_resume``
-# plays the rest of that trick alone); the state of lane g is field f
+# plays the rest of that trick alone; four players step by ``_step`` until a trick leaves
+# three, whose game then goes on in ``_step3``'s lanes, its hands moved to slots 0-2 and
+# its players' names kept beside); the state of lane g is field f
 # at state[f * LANES + g].  A step is one event of a trick, branch-free: in the plain
 # phase (no penalty card on the pile) the first event in turn order, during a payment
 # the payer's next penalty card, full payment or running out; after a penalty card
