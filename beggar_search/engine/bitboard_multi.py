@@ -70,7 +70,7 @@ def new_ends(n):
 # Four player slots whatever the player count (a slot never dealt to is out from the
 # start; three players step by ``_step3``, which leaves slot 3 alone and has all three in
 # at a step's start: a player out in a trick's plain phase stops the lane, and ``_resume``
-# plays the rest of that trick alone; four players step by ``_step`` until a trick leaves
+# plays the rest of that trick alone; four players step by ``_step4`` until a trick leaves
 # three, whose game then goes on in ``_step3``'s lanes, its hands moved to slots 0-2 and
 # its players' names kept beside); the state of lane g is field f
 # at state[f * LANES + g].  A step is one event of a trick, branch-free: in the plain
@@ -185,13 +185,13 @@ def _slot(g, f, q):
 
 
 @kernel
-def _step(state, limit):
-    """Advance every lane by up to three events (see the module's docstring); returns the lanes
-    whose game is over, too long or down to two players (bit g for lane g;
-    ``state[F_DONE]`` says which).  Four players, until a trick ends with three or fewer
-    of them in (three players, and four down to three, step by ``_step3``)."""
+def _step4(state, limit):
+    """``_step3`` for four players, all four in at a step's start (turn order is slot order
+    from the current player).  A player out in the plain phase stops the lane
+    (``S_RESUME``) for ``_resume``; a trick that leaves three players stops it
+    (``S_THREE``): its game goes on in ``_step3``'s lanes."""
     realign_stack()
-    prefer_wide_vectors()  # a kernel of its own, so said again (as in lockstep_block)
+    prefer_wide_vectors()  # a kernel of its own, so said again (as in _lanes)
     one = np.int64(1)
     finished = np.int64(0)
     for g in range(LANES):
@@ -200,84 +200,48 @@ def _step(state, limit):
         pen2, lo2, hi2, n2 = _load_slot(state, g, 2)
         pen3, lo3, hi3, n3 = _load_slot(state, g, 3)
         ppen, plo, phi, pn, owed, cur, last, cards, tricks = _load_rest(state, g)
-        players_in = state[F_IN * LANES + g]
-        # masks are all ones (-1) or 0; everything each player's event needs is computed
-        # per slot first, side by side, and then picked: a step is latency-bound
-        d0 = cttz(pen0 | (one << n0))  # each player's next penalty card, or its size
+        d0 = cttz(pen0 | (one << n0))
         d1 = cttz(pen1 | (one << n1))
         d2 = cttz(pen2 | (one << n2))
         d3 = cttz(pen3 | (one << n3))
-        c0 = ((lo0 >> d0) & 1) | (((hi0 >> d0) & 1) << 1)  # its value - 1 (0 past the end)
+        c0 = ((lo0 >> d0) & 1) | (((hi0 >> d0) & 1) << 1)
         c1 = ((lo1 >> d1) & 1) | (((hi1 >> d1) & 1) << 1)
         c2 = ((lo2 >> d2) & 1) | (((hi2 >> d2) & 1) << 1)
         c3 = ((lo3 >> d3) & 1) | (((hi3 >> d3) & 1) << 1)
-        in0 = -(players_in & 1)
-        in1 = -((players_in >> 1) & 1)
-        in2 = -((players_in >> 2) & 1)
-        in3 = -((players_in >> 3) & 1)
-        m = popcount(players_in)
         plain = -np.int64(last < 0)
-        # turn positions from the leader (the payer in a payment: position 0)
-        rotated = ((players_in | (players_in << 4)) >> cur) & 15
-        r0 = _rank(rotated, 0, cur)
-        r1 = _rank(rotated, 1, cur)
-        r2 = _rank(rotated, 2, cur)
-        r3 = _rank(rotated, 3, cur)
-        # plain phase: the player in turn position r meets its event after d * m + r cards
-        never = np.int64(1) << 20
-        at0 = ((d0 * m + r0) & in0) | (never & ~in0)
-        at1 = ((d1 * m + r1) & in1) | (never & ~in1)
-        at2 = ((d2 * m + r2) & in2) | (never & ~in2)
-        at3 = ((d3 * m + r3) & in3) | (never & ~in3)
-        best = min(min(at0, at1), min(at2, at3))
-        # the event's player: the first event in the plain phase, else the payer
-        is0 = (-np.int64(at0 == best) & plain) | (-np.int64(cur == 0) & ~plain)
-        is1 = (-np.int64(at1 == best) & plain) | (-np.int64(cur == 1) & ~plain)
-        is2 = (-np.int64(at2 == best) & plain) | (-np.int64(cur == 2) & ~plain)
-        is3 = (-np.int64(at3 == best) & plain) | (-np.int64(cur == 3) & ~plain)
+        r0 = (0 - cur) & 3  # turn positions from the current player
+        r1 = (1 - cur) & 3
+        r2 = (2 - cur) & 3
+        r3 = (3 - cur) & 3
+        k0 = ((d0 << 2) & plain) + r0  # as in _step3: d * 4 + r, or the payer's r = 0
+        k1 = ((d1 << 2) & plain) + r1
+        k2 = ((d2 << 2) & plain) + r2
+        k3 = ((d3 << 2) & plain) + r3
+        best = min(min(k0, k1), min(k2, k3))
+        is0 = -np.int64(k0 == best)
+        is1 = -np.int64(k1 == best)
+        is2 = -np.int64(k2 == best)
+        is3 = -np.int64(k3 == best)
         e = (1 & is1) | (2 & is2) | (3 & is3)
         d_e = (d0 & is0) | (d1 & is1) | (d2 & is2) | (d3 & is3)
         n_e = (n0 & is0) | (n1 & is1) | (n2 & is2) | (n3 & is3)
         c_e = (c0 & is0) | (c1 & is1) | (c2 & is2) | (c3 & is3)
         r_e = (r0 & is0) | (r1 & is1) | (r2 & is2) | (r3 & is3)
         paid = min(d_e, owed)
-        full = ~plain & -np.int64(d_e >= owed)  # paid in full: the last penalty card wins
+        full = ~plain & -np.int64(d_e >= owed)
         runs_out = ~full & -np.int64(d_e == n_e)
         penalty = ~full & ~runs_out
         laid = penalty & 1
-        # cards each player lays: in the plain phase everyone up to the event (one more
-        # before it in turn order), in a payment the payer only; then the penalty card
-        lay0 = ((((d_e - -np.int64(r0 < r_e)) & plain) | (paid & is0 & ~plain)) & in0) + (
-            laid & is0)
-        lay1 = ((((d_e - -np.int64(r1 < r_e)) & plain) | (paid & is1 & ~plain)) & in1) + (
-            laid & is1)
-        lay2 = ((((d_e - -np.int64(r2 < r_e)) & plain) | (paid & is2 & ~plain)) & in2) + (
-            laid & is2)
-        lay3 = ((((d_e - -np.int64(r3 < r_e)) & plain) | (paid & is3 & ~plain)) & in3) + (
-            laid & is3)
-        # running out: out at once.  The next player in turn order (after the event's
-        # player, whether or not it ran out) and the one after it, by turn position
-        players_in &= ~((one << e) & runs_out)
-        t1 = r_e + 1
-        t1 -= m & -np.int64(t1 >= m)
-        t2 = t1 + 1
-        t2 -= m & -np.int64(t2 >= m)
-        ia0 = -np.int64(r0 == t1) & in0
-        ia1 = -np.int64(r1 == t1) & in1
-        ia2 = -np.int64(r2 == t1) & in2
-        ia3 = -np.int64(r3 == t1) & in3
-        after_e = (1 & ia1) | (2 & ia2) | (3 & ia3)
-        t3 = t2 + 1
-        t3 -= m & -np.int64(t3 >= m)
-        ib0 = -np.int64(r0 == t2) & in0
-        ib1 = -np.int64(r1 == t2) & in1
-        ib2 = -np.int64(r2 == t2) & in2
-        ib3 = -np.int64(r3 == t2) & in3
-        after_a = (1 & ib1) | (2 & ib2) | (3 & ib3)
-        after_b = ((1 & -np.int64(r1 == t3) & in1) | (2 & -np.int64(r2 == t3) & in2)
-                   | (3 & -np.int64(r3 == t3) & in3))
-        # the player after the event pays at once for a penalty card laid (a second event
-        # in the same step): its next penalty card is known, less the cards it just laid
+        lay0 = (((d_e - -np.int64(r0 < r_e)) & plain) | (paid & is0 & ~plain)) + (laid & is0)
+        lay1 = (((d_e - -np.int64(r1 < r_e)) & plain) | (paid & is1 & ~plain)) + (laid & is1)
+        lay2 = (((d_e - -np.int64(r2 < r_e)) & plain) | (paid & is2 & ~plain)) + (laid & is2)
+        lay3 = (((d_e - -np.int64(r3 < r_e)) & plain) | (paid & is3 & ~plain)) + (laid & is3)
+        # the next players: slots e + 1 and e + 2 (and e + 3 owes after a third penalty card)
+        ia0, ia1, ia2, ia3 = is3, is0, is1, is2
+        ib0, ib1, ib2, ib3 = is2, is3, is0, is1
+        after_e = (1 & is0) | (2 & is1) | (3 & is2)
+        after_a = (2 & is0) | (3 & is1) | (1 & is3)
+        after_b = (3 & is0) | (1 & is2) | (2 & is3)
         lay_a = (lay0 & ia0) | (lay1 & ia1) | (lay2 & ia2) | (lay3 & ia3)
         d_a = (d0 & ia0) | (d1 & ia1) | (d2 & ia2) | (d3 & ia3)
         n_a = (n0 & ia0) | (n1 & ia1) | (n2 & ia2) | (n3 & ia3)
@@ -285,15 +249,11 @@ def _step(state, limit):
         paid_a, full_a, runs_out_a, penalty_a = _answered(d_a, n_a, lay_a, c_e, penalty)
         laid_a = penalty_a & 1
         lay_a = paid_a + laid_a
-        # and the player after that for its penalty card in turn (a third event), with
-        # three or more players in (with two it is the first event's player, whose next
-        # penalty card is not known yet)
-        more = penalty_a & -np.int64(m >= 3)
         lay_b = (lay0 & ib0) | (lay1 & ib1) | (lay2 & ib2) | (lay3 & ib3)
         d_b = (d0 & ib0) | (d1 & ib1) | (d2 & ib2) | (d3 & ib3)
         n_b = (n0 & ib0) | (n1 & ib1) | (n2 & ib2) | (n3 & ib3)
         c_b = (c0 & ib0) | (c1 & ib1) | (c2 & ib2) | (c3 & ib3)
-        paid_b, full_b, runs_out_b, penalty_b = _answered(d_b, n_b, lay_b, c_a, more)
+        paid_b, full_b, runs_out_b, penalty_b = _answered(d_b, n_b, lay_b, c_a, penalty_a)
         laid_b = penalty_b & 1
         lay_b = paid_b + laid_b
         lay0 += (lay_a & ia0) + (lay_b & ib0)
@@ -306,18 +266,13 @@ def _step(state, limit):
         pen3, lo3, hi3, n3 = drop_top(pen3, lo3, hi3, n3, lay3)
         ppen, plo, phi, pn = _piled((ppen, plo, phi, pn), (best & plain) | (paid & ~plain),
                                     laid, c_e, paid_a, laid_a, c_a, paid_b, laid_b, c_b)
-        players_in &= ~((one << after_e) & runs_out_a)
-        players_in &= ~((one << after_a) & runs_out_b)
-        # the trick ends: paid in full or a payer out (the last penalty card's player takes
-        # the pile), or one player left in (who takes it)
-        ends = (full | (runs_out & ~plain) | (runs_out & -np.int64(m == 2)) | full_a
-                | runs_out_a | full_b | runs_out_b)
-        taker = ((((after_e & plain) | (last & ~plain)) & ~penalty)
-                 | (e & penalty & ~penalty_a) | (after_e & penalty_a))
-        # a penalty card left to answer: the third event's, or the second's with two in
-        owing_a = penalty_a & ~more
-        owing = penalty_b | owing_a
-        after = (after_b & penalty_b) | (after_a & owing_a) | (after_e & ~penalty_a)
+        out = (((one << e) & runs_out) | ((one << after_e) & runs_out_a)
+               | ((one << after_a) & runs_out_b))
+        resume = plain & runs_out
+        ends = full | (runs_out & ~plain) | full_a | runs_out_a | full_b | runs_out_b
+        taker = (((last & ~plain) & ~penalty) | (e & penalty & ~penalty_a)
+                 | (after_e & penalty_a))
+        after = (after_b & penalty_b) | (after_e & ~penalty_a)
         take0 = ends & -np.int64(taker == 0)
         take1 = ends & -np.int64(taker == 1)
         take2 = ends & -np.int64(taker == 2)
@@ -326,11 +281,10 @@ def _step(state, limit):
         pen1, lo1, hi1, n1 = take_pile(pen1, lo1, hi1, n1, ppen, plo, phi, pn, take1)
         pen2, lo2, hi2, n2 = take_pile(pen2, lo2, hi2, n2, ppen, plo, phi, pn, take2)
         pen3, lo3, hi3, n3 = take_pile(pen3, lo3, hi3, n3, ppen, plo, phi, pn, take3)
-        # at a trick's end every player without cards is out
         empty = ((1 & -np.int64(n0 == 0)) | (2 & -np.int64(n1 == 0))
                  | (4 & -np.int64(n2 == 0)) | (8 & -np.int64(n3 == 0)))
         cards, tricks, players_in, over, long_game, two = _ended(
-            cards, tricks, pn, players_in, empty, ends, limit)
+            cards, tricks, pn, 15 & ~out, empty, ends, limit)
         three_left = ends & ~over & ~long_game & ~two & -np.int64(players_in != 15)
         ppen, plo, phi, pn = clear_pile(ppen, plo, phi, pn, ends)
         _store_slot(state, g, 0, pen0, lo0, hi0, n0)
@@ -338,11 +292,9 @@ def _step(state, limit):
         _store_slot(state, g, 2, pen2, lo2, hi2, n2)
         _store_slot(state, g, 3, pen3, lo3, hi3, n3)
         done = (((S_WIN1 + taker) & over) | (S_LONG & long_game) | (S_TWO & two)
-                | (S_THREE & three_left))
-        _store_rest(state, g, (ppen, plo, phi, pn),
-                    ((1 + c_b) & penalty_b) | ((1 + c_a) & owing_a),
-                    (taker & ends) | (after & ~ends),
-                    (after_a & penalty_b) | (after_e & owing_a) | ~owing,
+                | (S_THREE & three_left) | (S_RESUME & resume))
+        _store_rest(state, g, (ppen, plo, phi, pn), (1 + c_b) & penalty_b,
+                    (taker & ends) | (after & ~ends), (after_a & penalty_b) | ~penalty_b,
                     players_in, cards, tricks, done)
         finished |= -np.int64(done != 0) & (one << g)
     return finished
@@ -350,7 +302,9 @@ def _step(state, limit):
 
 @kernel
 def _step3(state, limit):
-    """``_step`` for three players, all three in at a step's start: turn order is slot order
+    """Advance every lane by up to three events (the module's docstring); returns the lanes
+    whose game is over, too long or down to two players (bit g for lane g; ``state[F_DONE]``
+    says which).  Three players, all three in at a step's start: turn order is slot order
     from the current player, so the players after an event's are known without ranks; a
     player out in the plain phase stops the lane (``S_RESUME``) for ``_resume``."""
     realign_stack()
@@ -454,23 +408,30 @@ def _step3(state, limit):
 
 @kernel
 def _resume(state, g, limit, hands):
-    """Lane ``g``'s trick after a player went out in its plain phase, played alone with the
-    two left (``_trick``), and the lane's state written back as the step writes a trick's
-    end: over, too long or down to two players."""
-    for q in range(3):
+    """Lane ``g``'s trick after a player went out in its plain phase, played alone by the
+    players left (``_trick``), and the lane's state written back as a step writes a trick's
+    end: over, too long, or down to two or three players."""
+    for q in range(4):
         hands[0, q] = state[_slot(g, F_PEN, q)]
         hands[1, q] = state[_slot(g, F_LO, q)]
         hands[2, q] = state[_slot(g, F_HI, q)]
         hands[3, q] = state[_slot(g, F_N, q)]
     players_in = state[F_IN * LANES + g]
     cur = state[F_CUR * LANES + g]
-    other = cttz(players_in & ~(np.int64(1) << cur))
-    ring, m, pn = _trick(hands, cur | (other << 2), np.int64(2), state[F_PN * LANES + g])
-    if m == 2 and hands[3, (ring >> 2) & 3] == 0:  # left without cards: out
-        m = 1
+    ring = m = np.int64(0)
+    for k in range(4):  # the players in, in turn order from the current one
+        q = (cur + k) & 3
+        if (players_in >> q) & 1:
+            ring |= q << (2 * m)
+            m += 1
+    ring, m, pn = _trick(hands, ring, m, state[F_PN * LANES + g])
+    ring, m = _without_empty(hands, ring, m)
     taker = ring & 3
     tricks = state[F_TRICKS * LANES + g] + 1
-    for q in range(3):
+    players_in = np.int64(0)
+    for j in range(m):
+        players_in |= np.int64(1) << _at(ring, j)
+    for q in range(4):
         state[_slot(g, F_PEN, q)] = hands[0, q]
         state[_slot(g, F_LO, q)] = hands[1, q]
         state[_slot(g, F_HI, q)] = hands[2, q]
@@ -478,15 +439,12 @@ def _resume(state, g, limit, hands):
     state[F_CARDS * LANES + g] += pn
     state[F_TRICKS * LANES + g] = tricks
     state[F_CUR * LANES + g] = taker
-    if m == 2:
-        state[F_IN * LANES + g] = (np.int64(1) << taker) | (np.int64(1) << ((ring >> 2) & 3))
-    else:
-        state[F_IN * LANES + g] = np.int64(1) << taker
-    if m == 1:
+    state[F_IN * LANES + g] = players_in
+    if m <= 1:
         return S_WIN1 + taker
     if tricks >= limit:
         return np.int64(S_LONG)
-    return np.int64(S_TWO)
+    return np.int64(S_TWO) if m == 2 else np.int64(S_THREE)
 
 
 @inlined_kernel
@@ -585,7 +543,7 @@ def _store_row(threes, j, state, g, deal, players, played):
 @kernel
 def lockstep_block(pens, los, his, n, split, leader, limit, packed, ends):
     """``play_block`` 16 games at a time in vector lanes: where the CPU has AVX-512.  Three
-    players step by ``_step3`` from their deal; four by ``_step`` until down to three, then
+    players step by ``_step3`` from their deal; four by ``_step4`` until down to three, then
     by ``_step3``: each step a kernel of its own, compiled once."""
     threes = new_threes(n if split.shape[0] == 4 else 0)
     count, rows = _lanes(pens, los, his, n, split, leader, limit, packed, ends, 0, threes,
@@ -623,7 +581,7 @@ def _lanes(pens, los, his, n, split, leader, limit, packed, ends, count, threes,
             players[g] = identity
     busy = min(n, LANES)
     while busy > 0:
-        finished = _step3(state, limit) if three else _step(state, limit)
+        finished = _step3(state, limit) if three else _step4(state, limit)
         while finished != 0:
             g = cttz(finished)
             finished &= finished - 1
@@ -800,6 +758,20 @@ def _three_in(hands, ring, cards, tricks, limit):
             return ring, cards, tricks, np.int64(0), False
 
 
+@kernel
+def _without_empty(hands, ring, m):
+    """The ring of ``m`` players after a trick, without those left without cards (its first,
+    the taker, has cards): (the ring, how many)."""
+    j = m - 1
+    while j > 0:
+        if hands[3, _at(ring, j)] == 0:
+            low = (np.int64(1) << (j << 1)) - 1
+            ring = (ring & low) | ((ring >> 2) & ~low)
+            m -= 1
+        j -= 1
+    return ring, m
+
+
 @inlined_kernel
 def _trick(hands, ring, m, pn):
     """A trick, or the rest of one whose plain phase has put ``pn`` plain cards on the pile,
@@ -893,13 +865,7 @@ def _one_game(pen, lo, hi, split, leader, limit, hands):
             cards += pn
             tricks += 1
         # the trick has ended: the taker leads next; every player left without cards is out
-        j = m - 1
-        while j > 0:
-            if hands[3, _at(ring, j)] == 0:
-                low = (np.int64(1) << (j << 1)) - 1
-                ring = (ring & low) | ((ring >> 2) & ~low)
-                m -= 1
-            j -= 1
+        ring, m = _without_empty(hands, ring, m)
         played = cards | (tricks << PACK)
         if m <= 1:
             return S_WIN1 + (ring & 3), played, ring
