@@ -165,6 +165,28 @@ def _piled(pile, first, laid, c_e, paid_a, laid_a, c_a, paid_b, laid_b, c_b):
 
 
 @inlined_kernel
+def _outcome(plain, last, players, first, second, third):
+    """What a step's events did, every player in at its start: ``players`` the event's
+    player and the three after it in turn (slots; the third is the event's own with three
+    players), ``first`` to ``third`` each event's masks (paid in full, ran out, laid a
+    penalty card).  Returns the players out (bits), the mask of a player out in the plain
+    phase (its trick goes on without it: ``_resume``), the mask of a trick's end, who
+    takes the pile, and who acts next."""
+    e, after_e, after_a, after_b = players
+    full, runs_out, penalty = first
+    full_a, runs_out_a, penalty_a = second
+    full_b, runs_out_b, penalty_b = third
+    one = np.int64(1)
+    out = (((one << e) & runs_out) | ((one << after_e) & runs_out_a)
+           | ((one << after_a) & runs_out_b))
+    ends = full | (runs_out & ~plain) | full_a | runs_out_a | full_b | runs_out_b
+    taker = (((last & ~plain) & ~penalty) | (e & penalty & ~penalty_a)
+             | (after_e & penalty_a))
+    return (out, plain & runs_out, ends, taker,
+            (after_b & penalty_b) | (after_e & ~penalty_a))
+
+
+@inlined_kernel
 def _ended(cards, tricks, pn, players_in, empty, ends, limit):
     """Where the mask ``ends`` is all ones, a trick's end: its ``pn`` cards and one trick
     counted, and every player left without cards (bits ``empty``) out.  Returns the cards,
@@ -266,13 +288,9 @@ def _step4(state, limit):
         pen3, lo3, hi3, n3 = drop_top(pen3, lo3, hi3, n3, lay3)
         ppen, plo, phi, pn = _piled((ppen, plo, phi, pn), (best & plain) | (paid & ~plain),
                                     laid, c_e, paid_a, laid_a, c_a, paid_b, laid_b, c_b)
-        out = (((one << e) & runs_out) | ((one << after_e) & runs_out_a)
-               | ((one << after_a) & runs_out_b))
-        resume = plain & runs_out
-        ends = full | (runs_out & ~plain) | full_a | runs_out_a | full_b | runs_out_b
-        taker = (((last & ~plain) & ~penalty) | (e & penalty & ~penalty_a)
-                 | (after_e & penalty_a))
-        after = (after_b & penalty_b) | (after_e & ~penalty_a)
+        out, resume, ends, taker, after = _outcome(
+            plain, last, (e, after_e, after_a, after_b), (full, runs_out, penalty),
+            (full_a, runs_out_a, penalty_a), (full_b, runs_out_b, penalty_b))
         take0 = ends & -np.int64(taker == 0)
         take1 = ends & -np.int64(taker == 1)
         take2 = ends & -np.int64(taker == 2)
@@ -377,13 +395,9 @@ def _step3(state, limit):
         ppen, plo, phi, pn = _piled((ppen, plo, phi, pn), (best & plain) | (paid & ~plain),
                                     laid, c_e, paid_a, laid_a, c_a, paid_b, laid_b, c_b)
         # out at once: a payer who runs out (one who runs out in the plain phase: resumed)
-        out = (((one << e) & runs_out) | ((one << after_e) & runs_out_a)
-               | ((one << after_a) & runs_out_b))
-        resume = plain & runs_out
-        ends = full | (runs_out & ~plain) | full_a | runs_out_a | full_b | runs_out_b
-        taker = (((last & ~plain) & ~penalty) | (e & penalty & ~penalty_a)
-                 | (after_e & penalty_a))
-        after = (e & penalty_b) | (after_e & ~penalty_a)
+        out, resume, ends, taker, after = _outcome(
+            plain, last, (e, after_e, after_a, e), (full, runs_out, penalty),
+            (full_a, runs_out_a, penalty_a), (full_b, runs_out_b, penalty_b))
         take0 = ends & -np.int64(taker == 0)
         take1 = ends & -np.int64(taker == 1)
         take2 = ends & -np.int64(taker == 2)
