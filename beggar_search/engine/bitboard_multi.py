@@ -106,13 +106,6 @@ def _store_slot(state, g, slot, pen, lo, hi, n):
 
 
 @inlined_kernel
-def _rank(rotated, slot, cur):
-    """Turn position of ``slot`` from the leader ``cur`` among the players in (``rotated``:
-    their bits with ``cur``'s at bit 0)."""
-    return popcount(rotated & ((np.int64(1) << ((slot - cur) & 3)) - 1))
-
-
-@inlined_kernel
 def _load_rest(state, g):
     """Lane g's pile (penalty bits, value bits, cards), the cards owed, the player to act,
     the last penalty card's player (-1 in the plain phase), the cards and tricks played."""
@@ -470,20 +463,23 @@ def _dealt(pen, lo, hi, start, n):
 
 
 @inlined_kernel
-def _load(state, g, pen, lo, hi, split, leader):
-    """Deal ``pen, lo, hi`` (masks over the deal sequence) to lane g's players."""
-    one = np.int64(1)
-    start = 0
+def _load(state, g, pen, lo, hi, sizes, leader, players_in, played):
+    """Deal ``pen, lo, hi`` (masks over a deal sequence) to lane g at a trick's start: slot q
+    takes the next ``(sizes >> 8 * q) & 255`` cards; ``leader`` leads, ``players_in``
+    (bits) are in, and ``played`` cards and tricks (packed) are already played."""
+    start = np.int64(0)
     for q in range(4):
-        n = split[q] if q < split.shape[0] else 0
+        n = (sizes >> (8 * q)) & 255
         (state[_slot(g, F_PEN, q)], state[_slot(g, F_LO, q)], state[_slot(g, F_HI, q)],
          state[_slot(g, F_N, q)]) = _dealt(pen, lo, hi, start, n)
         start += n
-    for f in (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_CARDS, F_TRICKS, F_DONE):
+    for f in (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_DONE):
         state[f * LANES + g] = 0
+    state[F_CARDS * LANES + g] = played & PACK_MASK
+    state[F_TRICKS * LANES + g] = played >> PACK
     state[F_CUR * LANES + g] = leader
     state[F_LAST * LANES + g] = -1
-    state[F_IN * LANES + g] = (one << split.shape[0]) - 1
+    state[F_IN * LANES + g] = players_in
 
 
 @inlined_kernel
@@ -517,18 +513,7 @@ def new_threes(n):
 def _load_row(state, g, threes, j):
     """Row ``j`` of ``threes`` to lane g, its leader in slot 0; returns its players."""
     pens, los, his, sizes, starts, ids, _ = threes
-    start = np.int64(0)
-    for q in range(4):
-        n = (sizes[j] >> (8 * q)) & 255 if q < 3 else np.int64(0)
-        (state[_slot(g, F_PEN, q)], state[_slot(g, F_LO, q)], state[_slot(g, F_HI, q)],
-         state[_slot(g, F_N, q)]) = _dealt(pens[j], los[j], his[j], start, n)
-        start += n
-    for f in (F_PPEN, F_PLO, F_PHI, F_PN, F_OWED, F_DONE, F_CUR):
-        state[f * LANES + g] = 0
-    state[F_CARDS * LANES + g] = starts[j] & PACK_MASK
-    state[F_TRICKS * LANES + g] = starts[j] >> PACK
-    state[F_LAST * LANES + g] = -1
-    state[F_IN * LANES + g] = 7
+    _load(state, g, pens[j], los[j], his[j], sizes[j], np.int64(0), np.int64(7), starts[j])
     return ids[j]
 
 
@@ -584,6 +569,10 @@ def _lanes(pens, los, his, n, split, leader, limit, packed, ends, count, threes,
     hands = np.zeros((4, 4), dtype=np.int64)  # _resume's
     three = rows or split.shape[0] == 3
     identity = np.int64(0b11100100)
+    dealt = np.int64(0)  # a deal's hand sizes, 8 bits a slot (as threes' rows hold them)
+    for q in range(split.shape[0]):
+        dealt |= split[q] << (8 * q)
+    everyone = (np.int64(1) << split.shape[0]) - 1
     handed = 0
     for g in range(LANES):
         i = min(g, n)
@@ -591,7 +580,7 @@ def _lanes(pens, los, his, n, split, leader, limit, packed, ends, count, threes,
         if rows:
             players[g] = _load_row(state, g, threes, i)
         else:
-            _load(state, g, pens[i], los[i], his[i], split, leader)
+            _load(state, g, pens[i], los[i], his[i], dealt, leader, everyone, np.int64(0))
             players[g] = identity
     busy = min(n, LANES)
     while busy > 0:
@@ -631,8 +620,8 @@ def _lanes(pens, los, his, n, split, leader, limit, packed, ends, count, threes,
             if rows:
                 players[g] = _load_row(state, g, threes, following)
             else:
-                _load(state, g, pens[following], los[following], his[following], split,
-                      leader)
+                _load(state, g, pens[following], los[following], his[following], dealt,
+                      leader, everyone, np.int64(0))
     return count, handed
 
 
