@@ -208,8 +208,7 @@ def random_chunk_with(stream, n_deals, sorted_cards, split, max_tricks, recorder
     sequence = sorted_cards.copy()
     for position in range(n_deals):
         shuffle(sequence, stream)
-        rules.deal_out(sequence, split, flat)
-        rules.play_game_with(flat, split, 0, max_tricks, row, scratch)
+        rules.play_dealt(sequence, split, flat, 0, max_tricks, row, scratch)
         recorder = record(position, row, sequence, recorder)
     return recorder
 
@@ -260,8 +259,7 @@ def enumerate_chunk_with(first_sequence, n_deals, split, max_tricks, recorder, s
     for position in range(n_deals):
         if position > 0:
             next_permutation(sequence)
-        rules.deal_out(sequence, split, flat)
-        rules.play_game_with(flat, split, 0, max_tricks, row, scratch)
+        rules.play_dealt(sequence, split, flat, 0, max_tricks, row, scratch)
         recorder = record(position, row, sequence, recorder)
     return recorder
 

@@ -125,6 +125,12 @@ def seed_game(key, flat, sizes, stream):
 
 
 @kernel
+def penalty(card):
+    """The cards a rank demands: 0 for 2 to T, 1 to 4 for J to A."""
+    return card - JACK + 1 if card >= JACK else 0
+
+
+@kernel
 def shows_pattern(pile, pile_len, patterns):
     """Whether the pile's top shows a slap pattern: a pair, or a sandwich (top and third)."""
     top = pile[0, pile_len - 1]
@@ -215,7 +221,7 @@ def _slap_taker(game, out, layer):
 @overload(rules.card_value, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _card_value(check, card):
     if game_is(check, SlapCheck):
-        return lambda check, card: card - JACK + 1 if card >= JACK else 0  # RANK_VALUE[card]
+        return lambda check, card: penalty(card)
     return None
 
 
@@ -225,6 +231,20 @@ def _game_trick(game, hands, head, size, hashes, out, info, pile):
         def trick(game, hands, head, size, hashes, out, info, pile):
             return rules.trick_with(game, hands, head, size, hashes, out, info, pile)[0]
         return trick
+    return None
+
+
+@overload(rules.plays_dealt, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _plays_dealt(game, scratch, sequence, split, leader, max_tricks, result):
+    if game_is(game, SlapPlay):
+        from .ers_two import play_dealt_two  # it reads this module's rules
+
+        # the arrays it plays on, not the scratch: a call counts the references of every
+        # array its arguments hold (the scratch's 29: 400 ns a deal, measured)
+        return lambda game, scratch, sequence, split, leader, max_tricks, result: (
+            split.shape[0] == 2
+            and play_dealt_two(game, scratch.first.hands, scratch.pile, scratch.state.out,
+                               sequence, split, leader, max_tricks, result))
     return None
 
 

@@ -133,6 +133,15 @@ def _plays_apart(game, scratch, flat, sizes, max_tricks, result):
     return None
 
 
+def plays_dealt(game, scratch, sequence, split, leader, max_tricks, result):
+    """Whether the game ``game`` plays the deal ``sequence`` (dealt out as ``split``, with
+    ``leader`` to lead) by a path of its own, and has, its row written: two players of
+    Egyptian ratscrew (``ers_two``), which leaves what it does not finish to
+    ``play_game_with``; never Beggar-my-neighbour.  In kernels only, resolved as
+    ``game_trick``."""
+    raise NotImplementedError("plays_dealt is called from kernels")
+
+
 def slap_check(game):
     """What a trick of the game ``game`` reads at every card: ``game`` itself where it holds
     no array (Beggar-my-neighbour), else a tuple of numbers (ratscrew's ``SlapCheck``): an
@@ -159,6 +168,13 @@ def card_value(check, card):
     ``slap_check``).  In kernels only, resolved as ``game_trick``: Beggar-my-neighbour's
     cards are values; ratscrew's are ranks."""
     raise NotImplementedError("card_value is called from kernels")
+
+
+@overload(plays_dealt, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _plays_dealt(game, scratch, sequence, split, leader, max_tricks, result):
+    if game_is(game, Bmn):
+        return lambda game, scratch, sequence, split, leader, max_tricks, result: False
+    return None
 
 
 @overload(slap_check, jit_options=OVERLOAD_OPTIONS, inline="always")
@@ -721,6 +737,16 @@ def play_sequences_with(sequences, split, leader, max_tricks, results, scratch):
     """``play_sequences`` of the game of ``scratch`` (see ``play_game_with``)."""
     flat = np.zeros((split.shape[0], CAPACITY), dtype=np.uint8)
     for d in range(sequences.shape[0]):
-        deal_out(sequences[d], split, flat)
-        play_game_with(flat, split, leader, max_tricks, results[d], scratch)
+        play_dealt(sequences[d], split, flat, leader, max_tricks, results[d], scratch)
+
+
+@inlined_kernel
+def play_dealt(sequence, split, flat, leader, max_tricks, result, scratch):
+    """Play the deal ``sequence``: by the game's own path where it has one
+    (``plays_dealt``), else dealt out as ``split`` into ``flat`` and played by
+    ``play_game_with``.  Every chunk kernel plays its deals through this."""
+    if plays_dealt(scratch.game, scratch, sequence, split, leader, max_tricks, result):
+        return
+    deal_out(sequence, split, flat)
+    play_game_with(flat, split, leader, max_tricks, result, scratch)
 
