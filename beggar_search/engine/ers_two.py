@@ -11,9 +11,10 @@ of ``ers`` itself: the pattern on the pile (``ers.shows_pattern``), who slaps
 (``ers.choose_slapper``, the odds policy's draws from the game's stream included) and what
 a rank demands (``ers.penalty``).
 
-A game still going after ``LONG_TRICKS`` tricks (none of 300,000 standard deals under
-``turn`` passed 542; every loop gets there), or at the agreed cap, is left to the general
-engine, which plays it again from its deal: loops, their cycle ids and caps are its own.
+A game still going after ``LONG_TRICKS`` tricks, or 25 a card of a smaller deck (none of
+300,000 standard deals under ``turn`` passed 590; every loop gets there), or at the agreed
+cap, is left to the general engine, which plays it again from its deal: loops, their cycle
+ids and caps are its own.
 The chunk kernels (``rules.play_dealt``, through ``ers``' ``plays_dealt``) take this path;
 one game played alone (``ers.play_game``) and the loop searches' exact engine, whose tried
 states often loop, play on the general engine.
@@ -48,6 +49,7 @@ from .rules import (
 )
 
 LONG_TRICKS = 1500  # past this many tricks a game is played again by the general engine
+TRICKS_PER_CARD = 25  # and past this many a card of the deck (small decks loop early)
 
 
 @kernel
@@ -69,7 +71,9 @@ def play_dealt_two(game, ring, pile, out, sequence, split, leader, max_tricks, r
     if flags[F_POLICY] == ODDS:
         seed_game(flags[F_KEY], ring, split, game.stream)  # as the general engine seeds
         cap = max_tricks if max_tricks > 0 else ODDS_CAP
-    limit = min(cap, LONG_TRICKS) if cap > 0 else LONG_TRICKS
+    limit = min(LONG_TRICKS, TRICKS_PER_CARD * (split[0] + split[1]))
+    if cap > 0:
+        limit = min(limit, cap)
     out[0] = 0
     out[1] = 0
     return play_two(game, ring, split[0], split[1], leader, pile, out, limit, result)
