@@ -232,10 +232,12 @@ def whole_sweep(tmp_path_factory):
 
 @pytest.fixture
 def tiny_disk(tmp_path):
-    """A 4 MiB tmpfs (needs root); skipped where the machine does not allow mounting."""
+    """A 16 MiB tmpfs (needs root); skipped where the machine does not allow mounting.  Room
+    for the whole SWEEP once the filler is gone: its -wal grows to about 4 MiB (SQLite's
+    checkpoint at 1,000 pages) over its 300 chunks, and a 4 MiB disk filled again on resume."""
     mount = tmp_path / "disk"
     mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)],
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)],
                           capture_output=True)
     if done.returncode != 0:
         pytest.skip("cannot mount a tmpfs here (the file-size-limit case covers a full disk)")
