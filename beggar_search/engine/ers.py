@@ -14,7 +14,11 @@ function of the deal, and loops are found as ``rules`` finds them (Brent's algor
 trick-boundary states); under ``odds`` every game has its own random stream, seeded from
 the run's slap key and the game's starting hands (``seed_game``), nothing is a loop, and a
 game still going at the cap (``ODDS_CAP`` tricks unless a cap is given) is capped
-(``rules.plays_apart``).
+(``rules.plays_apart``).  The chunk kernels play two players' deals first on
+``ers_two``'s fast path (``rules.plays_dealt``).
+
+Who slaps is said from numbers only (``seat_slapper``, ``odds_slapper``, through
+``SlapCheck``): the trick then holds no array of the game's (see ``SlapCheck``).
 """
 
 from __future__ import annotations
@@ -22,14 +26,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import literal_unroll
 from numba.extending import overload
 
+from ..cards.deck import MAX_PLAYERS
 from ..cards.ranked import RANK_VALUES
 from ..cards.slaps import POLICIES
-from ..jit import kernel
+from ..jit import inlined_kernel, kernel
 from . import batch, rules
 from .exact import ExactScratch
-from .random import next_u64
+from .random import xoshiro
 from .rules import (
     CAP,
     CAPACITY,
@@ -68,7 +74,7 @@ class Slaps(NamedTuple):
     builds it)."""
 
     flags: np.ndarray  # int64 (FLAGS_LEN,): patterns, policy, its player, slap-in, key
-    odds: np.ndarray  # float64 (players,): the odds policy's shares
+    odds: np.ndarray  # float64 (MAX_PLAYERS,): the odds policy's shares, 0 past the players
 
 
 class SlapPlay(NamedTuple):
@@ -90,7 +96,7 @@ def slaps_of(slap_rules, players: int) -> Slaps:
     flags[F_TARGET] = slap_rules.target
     flags[F_SLAP_IN] = int(slap_rules.slap_in)
     flags[F_KEY] = slap_rules.key
-    odds = np.zeros(players, dtype=np.float64)
+    odds = np.zeros(MAX_PLAYERS, dtype=np.float64)  # read as a tuple of all (SlapCheck)
     odds[:len(slap_rules.odds)] = slap_rules.odds
     return Slaps(flags, odds)
 
@@ -139,39 +145,57 @@ def shows_pattern(pile, pile_len, patterns):
     return (patterns & SANDWICH) != 0 and pile_len >= 3 and pile[0, pile_len - 3] == top
 
 
-@kernel
-def choose_slapper(flags, odds, out, layer, stream):
-    """Who wins the slap on a card ``layer`` laid, or -1: the policy's choice among the
-    players who may slap (those still in; everyone with slap-in)."""
-    players = out.shape[0]
-    policy = flags[F_POLICY]
-    slap_in = flags[F_SLAP_IN] != 0
+@inlined_kernel
+def seat_slapper(policy, target, slap_in, gone, players, layer):
+    """Who slaps under a policy that names a seat (none, first, turn), from numbers only
+    (``gone``: bit p set when player p is out): the first player who may slap from player
+    ``target`` on (first), or from the one after ``layer`` (turn); -1 under none or when
+    nobody may."""
     if policy == NONE:
         return -1
-    if policy == FIRST or policy == TURN:
-        start = flags[F_TARGET] if policy == FIRST else (layer + 1) % players
-        for step in range(players):
-            p = (start + step) % players
-            if slap_in or out[p] == 0:
-                return p
-        return -1
-    u = np.float64((next_u64(stream) >> 11) & np.int64(0x1FFFFFFFFFFFFF)) * UNIT
+    p = target if policy == FIRST else layer + 1
+    for _ in range(players):
+        p = p - players if p >= players else p
+        if slap_in or (gone >> p) & 1 == 0:
+            return p
+        p += 1
+    return -1
+
+
+@inlined_kernel
+def odds_slapper(odds, slap_in, gone, players, bits):
+    """Who slaps under odds, from 64 random ``bits``: a draw u in [0, 1) picks among the
+    players who may slap with shares ``odds`` (a tuple of MAX_PLAYERS numbers; -1 when
+    theirs sum to 0)."""
+    u = np.float64((bits >> 11) & np.int64(0x1FFFFFFFFFFFFF)) * UNIT
     total = 0.0
     for p in range(players):
-        if slap_in or out[p] == 0:
-            total += odds[p]
+        if slap_in or (gone >> p) & 1 == 0:
+            total += _share(odds, p)
     if total <= 0.0:
         return -1
     target = u * total
     acc = 0.0
     chosen = -1
     for p in range(players):
-        if (slap_in or out[p] == 0) and odds[p] > 0.0:
-            acc += odds[p]
+        share = _share(odds, p)
+        if (slap_in or (gone >> p) & 1 == 0) and share > 0.0:
+            acc += share
             chosen = p
             if target < acc:
                 return p
     return chosen
+
+
+@inlined_kernel
+def _share(odds, p):
+    """``odds[p]`` by constant indices: a tuple indexed by a variable can raise, and a trick
+    that can raise counts the references of its arrays (see ``SlapCheck``)."""
+    share = odds[0]
+    for q in literal_unroll((1, 2, 3, 4, 5, 6, 7)):
+        if p == q:
+            share = odds[q]
+    return share
 
 
 @kernel
@@ -186,18 +210,32 @@ def play_trick(hands, head, size, hashes, out, info, pile, slaps, stream):
 
 
 class SlapCheck(NamedTuple):
-    """What a ratscrew trick reads at every card (``rules.slap_check``): numbers only."""
+    """What a ratscrew trick reads at every card (``rules.slap_check``): numbers only.  A
+    trick that reads an array of ``game`` in its loop counts its references (Numba's
+    reference counts of every array the trick holds, then kept at its entry and exit:
+    measured, 3 players 30 M cards a second against 62 M), so the odds policy's shares and
+    its stream's four words come in as numbers, and the stream goes back at the trick's end
+    (``rules.slap_end``)."""
 
     slapping: bool  # the policy lets anyone slap
     patterns: int  # the patterns that may be slapped (PAIR, SANDWICH bits)
+    policy: int  # NONE, FIRST, TURN or ODDS
+    target: int  # the player of first:P (from 0)
+    slap_in: bool  # players out may slap
+    odds: tuple  # float64 x MAX_PLAYERS: the odds policy's shares (0 past the players)
+    stream: tuple  # int64 x 4: the game's stream, as far as the trick has drawn
 
 
 @overload(rules.slap_check, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _slap_check(game):
     if game_is(game, SlapPlay):
         def check(game):
-            flags = game.slaps.flags
-            return SlapCheck(flags[F_POLICY] != NONE, flags[F_SLAPS])
+            flags, odds, stream = game.slaps.flags, game.slaps.odds, game.stream
+            return SlapCheck(flags[F_POLICY] != NONE, flags[F_SLAPS], flags[F_POLICY],
+                             flags[F_TARGET], flags[F_SLAP_IN] != 0,
+                             (odds[0], odds[1], odds[2], odds[3], odds[4], odds[5], odds[6],
+                              odds[7]),
+                             (stream[0], stream[1], stream[2], stream[3]))
         return check
     return None
 
@@ -211,10 +249,31 @@ def _slap_shows(check, pile, pile_len):
 
 
 @overload(rules.slap_taker, jit_options=OVERLOAD_OPTIONS, inline="always")
-def _slap_taker(game, out, layer):
+def _slap_taker(check, gone, players, layer):
+    if game_is(check, SlapCheck):
+        def taker(check, gone, players, layer):
+            if check.policy != ODDS:
+                return seat_slapper(check.policy, check.target, check.slap_in, gone, players,
+                                    layer), check
+            bits, s0, s1, s2, s3 = xoshiro(check.stream[0], check.stream[1], check.stream[2],
+                                           check.stream[3])
+            slapper = odds_slapper(check.odds, check.slap_in, gone, players, bits)
+            return slapper, SlapCheck(check.slapping, check.patterns, check.policy,
+                                      check.target, check.slap_in, check.odds,
+                                      (s0, s1, s2, s3))
+        return taker
+    return None
+
+
+@overload(rules.slap_end, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _slap_end(game, check):
     if game_is(game, SlapPlay):
-        return lambda game, out, layer: choose_slapper(game.slaps.flags, game.slaps.odds, out,
-                                                       layer, game.stream)
+        def end(game, check):
+            if check.policy == ODDS:
+                stream = game.stream
+                for i in range(4):
+                    stream[i] = check.stream[i]
+        return end
     return None
 
 
@@ -243,8 +302,8 @@ def _plays_dealt(game, scratch, sequence, split, leader, max_tricks, result):
         # array its arguments hold (the scratch's 29: 400 ns a deal, measured)
         return lambda game, scratch, sequence, split, leader, max_tricks, result: (
             split.shape[0] == 2
-            and play_dealt_two(game, scratch.first.hands, scratch.pile, scratch.state.out,
-                               sequence, split, leader, max_tricks, result))
+            and play_dealt_two(game, scratch.first.hands, scratch.pile, sequence, split,
+                               leader, max_tricks, result))
     return None
 
 

@@ -7,9 +7,9 @@ game loop finds loops (Brent's algorithm).  Two players need neither: whoever do
 plays next in the plain phase, nobody is out while the game goes on (a two-player game ends
 the moment a player is), and a game that ends needs no loop check.  So ``play_two`` plays
 on two rings of ranks and a handful of integers, and what the game asks of the rules it asks
-of ``ers`` itself: the pattern on the pile (``ers.shows_pattern``), who slaps
-(``ers.choose_slapper``, the odds policy's draws from the game's stream included) and what
-a rank demands (``ers.penalty``).
+as the general trick does (``rules.trick_with``): the pattern on the pile
+(``rules.slap_shows``) and who slaps (``rules.slap_taker``, the odds policy's draws
+included), and what a rank demands (``rules.card_value``), all ratscrew's (``ers``).
 
 A game still going after ``LONG_TRICKS`` tricks, or 25 a card of a smaller deck (none of
 300,000 standard deals under ``turn`` passed 590; every loop gets there), or at the agreed
@@ -25,18 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import kernel
-from .ers import (
-    F_KEY,
-    F_POLICY,
-    F_SLAPS,
-    NONE,
-    ODDS,
-    ODDS_CAP,
-    choose_slapper,
-    penalty,
-    seed_game,
-    shows_pattern,
-)
+from .ers import F_KEY, F_POLICY, ODDS, ODDS_CAP, seed_game
 from .rules import (
     R_CARDS,
     R_OUTCOME,
@@ -46,6 +35,10 @@ from .rules import (
     RESULT_LEN,
     RING,
     WIN,
+    card_value,
+    slap_check,
+    slap_shows,
+    slap_taker,
 )
 
 LONG_TRICKS = 1500  # past this many tricks a game is played again by the general engine
@@ -53,12 +46,12 @@ TRICKS_PER_CARD = 25  # and past this many a card of the deck (small decks loop 
 
 
 @kernel
-def play_dealt_two(game, ring, pile, out, sequence, split, leader, max_tricks, result):
+def play_dealt_two(game, ring, pile, sequence, split, leader, max_tricks, result):
     """Play the two-player deal ``sequence`` (dealt out as ``split``, ``leader`` to lead) of
     ``game`` (an ``ers.SlapPlay``) on scratch arrays of its ``rules.GameScratch``: ``ring``
-    (a state's hands, free while the general engine has found no loop), ``pile`` and
-    ``out`` (the state's out flags, zeroed here).  Returns whether the game ended within
-    the fast path's tricks, its row written into ``result``."""
+    (a state's hands, free while the general engine has found no loop) and ``pile``.
+    Returns whether the game ended within the fast path's tricks, its row written into
+    ``result``."""
     if split[0] == 0 or split[1] == 0:
         return False  # nothing to play: the general engine says who holds the cards
     for i in range(split[0] + split[1]):
@@ -74,28 +67,24 @@ def play_dealt_two(game, ring, pile, out, sequence, split, leader, max_tricks, r
     limit = min(LONG_TRICKS, TRICKS_PER_CARD * (split[0] + split[1]))
     if cap > 0:
         limit = min(limit, cap)
-    out[0] = 0
-    out[1] = 0
-    return play_two(game, ring, split[0], split[1], leader, pile, out, limit, result)
+    return play_two(game, ring, split[0], split[1], leader, pile, limit, result)
 
 
 @kernel
-def play_two(game, ring, size0, size1, leader, pile, out, limit, result):
+def play_two(game, ring, size0, size1, leader, pile, limit, result):
     """Play a two-player game of ``game`` (an ``ers.SlapPlay``) from the hands laid out in
     ``ring`` (uint8 (2, CAPACITY): ``size0`` and ``size1`` cards from place 0, both at
     least one) with ``leader`` to lead; ``pile`` is scratch (uint8 (2, CAPACITY):
-    ``pile[0]`` the cards laid), ``out`` the players' out flags, all 0
-    (``choose_slapper`` reads them).
+    ``pile[0]`` the cards laid).  Who slaps is the general trick's own
+    (``rules.slap_taker`` on the game's ``rules.slap_check``), nobody out; under odds its
+    draws advance the stream's words the check carries, not ``game.stream`` (a game played
+    again is seeded again).
 
     Returns True with the game's row written into ``result`` when it ends within ``limit``
     tricks; False when it has not ended after ``limit`` tricks (a loop, a long game or the
     cap), ``result`` untouched.
     """
-    flags = game.slaps.flags
-    odds = game.slaps.odds
-    stream = game.stream
-    patterns = flags[F_SLAPS]
-    slapping = flags[F_POLICY] != NONE
+    check = slap_check(game)
     head0, tail0 = 0, size0
     head1, tail1 = 0, size1
     p = leader
@@ -118,10 +107,10 @@ def play_two(game, ring, size0, size1, leader, pile, out, limit, result):
         pile[0, laid] = card
         laid += 1
         taker = -1
-        if slapping and shows_pattern(pile, laid, patterns):
-            taker = choose_slapper(flags, odds, out, p, stream)
+        if slap_shows(check, pile, laid):
+            taker, check = slap_taker(check, 0, 2, p)
         if taker < 0:
-            value = penalty(card)
+            value = card_value(check, card)
             if value > 0:
                 owed = value
                 last = p

@@ -157,10 +157,18 @@ def slap_shows(check, pile, pile_len):
     raise NotImplementedError("slap_shows is called from kernels")
 
 
-def slap_taker(game, out, layer):
-    """Who slaps the pile just laid by ``layer`` and takes it (-1: nobody).  In kernels
-    only, resolved as ``game_trick``."""
+def slap_taker(check, gone, players, layer):
+    """Who slaps the pile just laid by ``layer`` and takes it (-1: nobody), from the numbers
+    of ``check`` (the game's ``slap_check``) and ``gone`` (bit p set when player p is out),
+    and ``check`` as it is after (ratscrew's odds draw from the stream it carries).  In
+    kernels only, resolved as ``game_trick``."""
     raise NotImplementedError("slap_taker is called from kernels")
+
+
+def slap_end(game, check):
+    """The end of a trick: what ``check`` carried through it goes back to ``game``
+    (ratscrew's stream under odds).  In kernels only, resolved as ``game_trick``."""
+    raise NotImplementedError("slap_end is called from kernels")
 
 
 def card_value(check, card):
@@ -192,9 +200,16 @@ def _slap_shows(check, pile, pile_len):
 
 
 @overload(slap_taker, jit_options=OVERLOAD_OPTIONS, inline="always")
-def _slap_taker(game, out, layer):
+def _slap_taker(check, gone, players, layer):
+    if game_is(check, Bmn):
+        return lambda check, gone, players, layer: (np.int64(-1), check)
+    return None
+
+
+@overload(slap_end, jit_options=OVERLOAD_OPTIONS, inline="always")
+def _slap_end(game, check):
     if game_is(game, Bmn):
-        return lambda game, out, layer: -1
+        return lambda game, check: None
     return None
 
 
@@ -405,7 +420,8 @@ def trick_with(game, hands, head, size, hashes, out, info, pile):
     after each card laid, ``slap_shows`` says whether the pile may be slapped (never in
     Beggar-my-neighbour) and ``slap_taker`` who slaps and takes it (-1: nobody), and
     ``card_value`` reads the card's penalty value (a Beggar-my-neighbour card is its value;
-    a ratscrew card a rank), from what ``slap_check`` read once a trick.  All are resolved
+    a ratscrew card a rank), from what ``slap_check`` read once a trick (numbers only; the
+    taker may change what it carries, which ``slap_end`` puts back).  All are resolved
     from the type of ``game`` when a kernel compiles and inlined, so Beggar-my-neighbour's
     trick compiles to what it was before.  Returns (who took the pile, whether by a slap)."""
     current, players_in, players, gone = trick_start(out, info)
@@ -425,7 +441,7 @@ def trick_with(game, hands, head, size, hashes, out, info, pile):
         card = lay_card(hands, head, size, hashes, pile, pile_len, current)
         pile_len += 1
         if slap_shows(check, pile, pile_len):
-            slapper = slap_taker(game, out, current)
+            slapper, check = slap_taker(check, gone, players, current)
             if slapper >= 0:
                 winner = slapper
                 out[slapper] = 0
@@ -435,6 +451,7 @@ def trick_with(game, hands, head, size, hashes, out, info, pile):
                                                          last_penalty, current, gone, players)
         if winner >= 0:
             break
+    slap_end(game, check)
     take_pile(hands, head, size, hashes, out, info, pile, pile_len, winner)
     return winner, slapped
 

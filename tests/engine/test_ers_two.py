@@ -88,17 +88,17 @@ def test_play_two_plays_the_worked_example_and_stops_a_loop():
     unfinished at the limit (the row untouched)."""
     slaps = ers.slaps_of(SlapRules.parse("pair", "first:1", True, 2), 2)
     game = ers.new_scratch(2, slaps).game
-    pile, out = rules.new_pile(), np.zeros(2, dtype=np.uint8)
+    pile = rules.new_pile()
     ring, (a, b) = _ring("Q4427/5K386", "2=1,3=1,4=2,5=1,6=1,7=1,8=1,Q=1,K=1")
     row = np.full(rules.RESULT_LEN, -1, dtype=np.int64)
-    assert ers_two.play_two(game, ring, a, b, 0, pile, out, 100, row)
+    assert ers_two.play_two(game, ring, a, b, 0, pile, 100, row)
     want = ers_game_row("Q4427/5K386", "2=1,3=1,4=2,5=1,6=1,7=1,8=1,Q=1,K=1", "first:1")
     assert np.array_equal(row, want)
     assert row[rules.R_OUTCOME] == rules.WIN and row[rules.R_WINNER] == 1
     turn = ers.slaps_of(SlapRules.parse("pair", "turn", True, 2), 2)
     ring, (a, b) = _ring("T99JTT/9KTQJ9", "9=4,T=4,J=2,Q=1,K=1")
     row[:] = -1
-    assert not ers_two.play_two(ers.new_scratch(2, turn).game, ring, a, b, 0, pile, out,
+    assert not ers_two.play_two(ers.new_scratch(2, turn).game, ring, a, b, 0, pile,
                                 ers_two.LONG_TRICKS, row)
     assert (row == -1).all()
 
