@@ -26,7 +26,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import literal_unroll
 from numba.extending import overload
 
 from ..cards.deck import MAX_PLAYERS
@@ -145,7 +144,7 @@ def shows_pattern(pile, pile_len, patterns):
     return (patterns & SANDWICH) != 0 and pile_len >= 3 and pile[0, pile_len - 3] == top
 
 
-@inlined_kernel
+@kernel
 def seat_slapper(policy, target, slap_in, gone, players, layer):
     """Who slaps under a policy that names a seat (none, first, turn), from numbers only
     (``gone``: bit p set when player p is out): the first player who may slap from player
@@ -187,15 +186,19 @@ def odds_slapper(odds, slap_in, gone, players, bits):
     return chosen
 
 
-@inlined_kernel
+@kernel
 def _share(odds, p):
     """``odds[p]`` by constant indices: a tuple indexed by a variable can raise, and a trick
-    that can raise counts the references of its arrays (see ``SlapCheck``)."""
-    share = odds[0]
-    for q in literal_unroll((1, 2, 3, 4, 5, 6, 7)):
-        if p == q:
-            share = odds[q]
-    return share
+    that can raise counts the references of its arrays (see ``SlapCheck``).  A kernel of
+    its own, which LLVM inlines (the trick still counts no reference), not Numba: unrolled
+    by Numba into every copy of the trick it cost 8 s of compiling a first search."""
+    if p < 4:
+        if p < 2:
+            return odds[0] if p == 0 else odds[1]
+        return odds[2] if p == 2 else odds[3]
+    if p < 6:
+        return odds[4] if p == 4 else odds[5]
+    return odds[6] if p == 6 else odds[7]
 
 
 @kernel
