@@ -130,12 +130,6 @@ def seed_game(key, flat, sizes, stream):
 
 
 @kernel
-def penalty(card):
-    """The cards a rank demands: 0 for 2 to T, 1 to 4 for J to A."""
-    return card - JACK + 1 if card >= JACK else 0
-
-
-@kernel
 def shows_pattern(pile, pile_len, patterns):
     """Whether the pile's top shows a slap pattern: a pair, or a sandwich (top and third)."""
     top = pile[0, pile_len - 1]
@@ -216,11 +210,11 @@ class SlapCheck(NamedTuple):
     """What a ratscrew trick reads at every card (``rules.slap_check``): numbers only.  A
     trick that reads an array of ``game`` in its loop counts its references (Numba's
     reference counts of every array the trick holds, then kept at its entry and exit:
-    measured, 3 players 30 M cards a second against 62 M), so the odds policy's shares and
-    its stream's four words come in as numbers, and the stream goes back at the trick's end
-    (``rules.slap_end``)."""
+    measured, 3 players under turn 30 M cards a second against 58-59 M), so the odds
+    policy's shares and its stream's four words come in as numbers, and the stream goes
+    back at the trick's end (``rules.slap_end``).  Anyone may slap unless the policy is
+    ``NONE``."""
 
-    slapping: bool  # the policy lets anyone slap
     patterns: int  # the patterns that may be slapped (PAIR, SANDWICH bits)
     policy: int  # NONE, FIRST, TURN or ODDS
     target: int  # the player of first:P (from 0)
@@ -234,8 +228,8 @@ def _slap_check(game):
     if game_is(game, SlapPlay):
         def check(game):
             flags, odds, stream = game.slaps.flags, game.slaps.odds, game.stream
-            return SlapCheck(flags[F_POLICY] != NONE, flags[F_SLAPS], flags[F_POLICY],
-                             flags[F_TARGET], flags[F_SLAP_IN] != 0,
+            return SlapCheck(flags[F_SLAPS], flags[F_POLICY], flags[F_TARGET],
+                             flags[F_SLAP_IN] != 0,
                              (odds[0], odds[1], odds[2], odds[3], odds[4], odds[5], odds[6],
                               odds[7]),
                              (stream[0], stream[1], stream[2], stream[3]))
@@ -246,7 +240,7 @@ def _slap_check(game):
 @overload(rules.slap_shows, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _slap_shows(check, pile, pile_len):
     if game_is(check, SlapCheck):
-        return lambda check, pile, pile_len: (check.slapping
+        return lambda check, pile, pile_len: (check.policy != NONE
                                               and shows_pattern(pile, pile_len, check.patterns))
     return None
 
@@ -261,9 +255,8 @@ def _slap_taker(check, gone, players, layer):
             bits, s0, s1, s2, s3 = xoshiro(check.stream[0], check.stream[1], check.stream[2],
                                            check.stream[3])
             slapper = odds_slapper(check.odds, check.slap_in, gone, players, bits)
-            return slapper, SlapCheck(check.slapping, check.patterns, check.policy,
-                                      check.target, check.slap_in, check.odds,
-                                      (s0, s1, s2, s3))
+            return slapper, SlapCheck(check.patterns, check.policy, check.target,
+                                      check.slap_in, check.odds, (s0, s1, s2, s3))
         return taker
     return None
 
@@ -283,7 +276,7 @@ def _slap_end(game, check):
 @overload(rules.card_value, jit_options=OVERLOAD_OPTIONS, inline="always")
 def _card_value(check, card):
     if game_is(check, SlapCheck):
-        return lambda check, card: penalty(card)
+        return lambda check, card: card - JACK + 1 if card >= JACK else 0  # RANK_VALUE[card]
     return None
 
 

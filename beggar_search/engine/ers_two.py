@@ -36,6 +36,7 @@ from .rules import (
     RING,
     WIN,
     card_value,
+    deal_out,
     slap_check,
     slap_shows,
     slap_taker,
@@ -54,11 +55,7 @@ def play_dealt_two(game, ring, pile, sequence, split, leader, max_tricks, result
     ``result``."""
     if split[0] == 0 or split[1] == 0:
         return False  # nothing to play: the general engine says who holds the cards
-    for i in range(split[0] + split[1]):
-        if i < split[0]:
-            ring[0, i] = sequence[i]
-        else:
-            ring[1, i - split[0]] = sequence[i]
+    deal_out(sequence, split, ring)
     flags = game.slaps.flags
     cap = max_tricks
     if flags[F_POLICY] == ODDS:
