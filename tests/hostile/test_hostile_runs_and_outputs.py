@@ -180,31 +180,25 @@ def test_a_stop_is_honoured_whatever_the_chunk_size(tmp_path, workers, how):
 
 
 @pytest.mark.slow
-def test_a_group_sigterm_finishes_the_chunks_in_flight_and_resume_completes(tmp_path):
+def test_a_group_sigterm_finishes_the_chunks_in_flight_and_resume_completes(tmp_path,
+                                                                            whole_sweep):
     """What `timeout`, systemd and job schedulers do: the workers are not killed by it.
-    Enough chunks that the run cannot end between the poll that sees two stored and the
-    signal (600,000 deals, 30 chunks of 4 ms each, once did, and this test failed on the
-    stderr a finished run does not write: CI, 2026-12-06)."""
-    deals = 12_000_000
-    args = ["--deals", str(deals), "--chunk-size", "20000", "--seed", "5", "--deck", "camicia",
-            "--workers", "2"]
-    whole = tmp_path / "whole.sqlite"
-    subprocess.run(search(*args, db=whole), check=True, capture_output=True, timeout=600)
+    The SWEEP search: enough chunks that the run cannot end between the poll that sees two
+    stored and the signal (600,000 deals, 30 chunks of 4 ms each, once did, and this test
+    failed on the stderr a finished run does not write: CI, 2026-12-06)."""
     db = tmp_path / "term.sqlite"
-    process = subprocess.Popen(search(*args, db=db), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
-    wait_for(lambda: db.exists() and chunks_stored(db) >= 2, what="two chunks")
+    process = sweep_under_way(db, 2, start_new_session=True)
     os.killpg(process.pid, signal.SIGTERM)
     out, err = process.communicate(timeout=60)
     summary = json.loads(out)
-    if summary["deals"] == deals:
+    if summary["deals"] == whole_sweep["summary"]["deals"]:
         pytest.skip("the run ended before the signal landed")
     assert "stopping: finishing the chunks in flight" in err and "dropped" not in err
     assert summary["status"] == "stopped" and summary["stop_signal"] == "SIGTERM"
     assert process.returncode == 128 + signal.SIGTERM, err
     subprocess.run(command("search", "resume", "--db", str(db), "--quiet"), check=True,
                    capture_output=True, timeout=600)
-    assert stored(db) == stored(whole)
+    assert stored(db) == whole_sweep
 
 
 @pytest.mark.slow
