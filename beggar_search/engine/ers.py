@@ -130,6 +130,12 @@ def seed_game(key, flat, sizes, stream):
 
 
 @kernel
+def odds_cap(max_tricks):
+    """The cap of a game under odds: the agreed one, else ``ODDS_CAP``."""
+    return max_tricks if max_tricks > 0 else ODDS_CAP
+
+
+@kernel
 def shows_pattern(pile, pile_len, patterns):
     """Whether the pile's top shows a slap pattern: a pair, or a sandwich (top and third)."""
     top = pile[0, pile_len - 1]
@@ -320,7 +326,7 @@ def _plays_apart(game, scratch, flat, sizes, max_tricks, result):
 @kernel
 def _play_odds(state, max_tricks, game, pile, result):
     """A game under odds: no loops; stopped at the cap."""
-    cap = max_tricks if max_tricks > 0 else ODDS_CAP
+    cap = odds_cap(max_tricks)
     hands, head, size, hashes, out, info = state
     while True:
         winner = rules.game_trick(game, hands, head, size, hashes, out, info, pile)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import kernel
-from .ers import F_KEY, F_POLICY, ODDS, ODDS_CAP, seed_game
+from .ers import F_KEY, F_POLICY, ODDS, odds_cap, seed_game
 from .rules import (
     R_CARDS,
     R_OUTCOME,
@@ -60,7 +60,7 @@ def play_dealt_two(game, ring, pile, sequence, split, leader, max_tricks, result
     cap = max_tricks
     if flags[F_POLICY] == ODDS:
         seed_game(flags[F_KEY], ring, split, game.stream)  # as the general engine seeds
-        cap = max_tricks if max_tricks > 0 else ODDS_CAP
+        cap = odds_cap(max_tricks)
     limit = min(LONG_TRICKS, TRICKS_PER_CARD * (split[0] + split[1]))
     if cap > 0:
         limit = min(limit, cap)
