@@ -13,6 +13,7 @@ to measure the methods against (what lies around it), never as a seed.
     python benchmarks/research/self_mirror.py shapes     # penalty shapes that come back
     python benchmarks/research/self_mirror.py relabel    # penalty values re-dealt in place
     python benchmarks/research/self_mirror.py isolation  # what lies around the 84/546 cycle
+    python benchmarks/research/self_mirror.py stream     # the mirror condition searched
 
 Figures (2-core machine shared with other jobs, load 4-9; Dec 2026):
 
@@ -63,6 +64,26 @@ Figures (2-core machine shared with other jobs, load 4-9; Dec 2026):
   165,432 states, 0 loops; 8-14 plain cards out of any of its 2,430 in-tree states:
   228,684 states, 0 loops: no 26-32 card skeleton padded as ``pad_runs`` pads meets it.
 
+- stream (2-core AVX-512 Xeon, alone; Dec 6): the self-mirror condition as one card
+  stream.  A state (A, B), player 1 leading, that reaches its mirror after laying ``half``
+  cards, ``ahead`` of them by player 1: player 1's stream (A, then the piles it wins)
+  repeats every ``half`` cards and player 2's is the same stream ``ahead`` cards on.  A
+  depth-first search chooses each card when it is first laid and writes every won pile
+  into the stream ahead (assigning a card not laid yet, or checking one laid).  It is
+  exact and complete: each of the reference cycle's 84 states, its cards given, is met at
+  its (first, ahead); over every (first, ahead) of a half period it finds every
+  self-mirror cycle that 2^20 random states met on three small decks, and none more
+  (8,2,2,2 half 35: 2 of 2, 45 M branch points, 12 s; 10,2,2,2 half 36: 1 of 1, 121 M,
+  30 s; 3.5-4 M branch points a second; ``--decks plain=8,J=2,Q=3,K=3``, half 90: 4 of 4,
+  5.9 G branch points, 596 s on a first version that did 10-13 M a second).  But a
+  write meets a card already laid only once the stream has come round, when nearly every
+  card is chosen, so the tree is nearly every state: on camicia Knuth's estimate (2,000
+  random paths a pair, the default; 300 gave 2-3x less) is 3.3e16 branch points for half
+  period 78 (the 20/156 cycle's), 1.0e17 for 94 (36/188's), 3.8e14 for the reference's 11
+  own (first, ahead) pairs of half 273; the deck has 1.5e16 states (every deal, split and
+  leader).  2 min 47 s in all.  Decades on one core for one half period,
+  no better than playing every state.
+
 So the 84/546 island is rigid: no smaller loop lies below it, no value change leaves its
 8-cycle family, relabelling and kicks from the seeding's island do not reach it.  A
 method that meets it from nothing has to build the whole 40-card state at once: exhaustive
@@ -95,8 +116,8 @@ from beggar_search.cycles.kept import (
 from beggar_search.cycles.perturb import random_state_cycles
 from beggar_search.engine import rules
 from beggar_search.engine.game import play_state, state_cycle
-from beggar_search.engine.random import chunk_stream, shuffle
-from beggar_search.jit import kernel
+from beggar_search.engine.random import below, chunk_stream, shuffle
+from beggar_search.jit import inlined_kernel, kernel
 
 TARGETS = {(84, 546): 90, (20, 156): 28, (36, 188): 26}  # camicia's self-mirror islands
 
@@ -184,6 +205,169 @@ def pair_insert(states, block, flip, known, found, counts, need_mirror):
                                      need_mirror, scratch)
                         count = 0
     return flush(batch, count, exact, known, found, kept, counts, need_mirror, scratch)
+
+
+@inlined_kernel
+def next_value(used, counts, after):
+    """The least value above ``after`` with a card left (``counts.shape[0]``: none)."""
+    card = after + 1
+    while card < counts.shape[0] and used[card] >= counts[card]:
+        card += 1
+    return card
+
+
+@inlined_kernel
+def drawn_value(used, counts, stream):
+    """A value with a card left, drawn uniformly, and how many there were to draw from."""
+    room = 0
+    for v in range(counts.shape[0]):
+        room += used[v] < counts[v]
+    pick = below(stream, room)
+    for v in range(counts.shape[0]):
+        if used[v] < counts[v]:
+            if pick == 0:
+                return v, room
+            pick -= 1
+    return -1, room
+
+
+@inlined_kernel
+def set_card(at, card, cards, free, used, counts, trail, trails):
+    """Give the stream's card ``at`` its value (counted when it is one of the state's own):
+    (whether the deck holds one more of the value, the trail's new length)."""
+    if free[at]:
+        if used[card] >= counts[card]:
+            return False, trails
+        used[card] += 1
+    cards[at] = card
+    trail[trails] = at
+    return True, trails + 1
+
+
+@inlined_kernel
+def unset_cards(cards, free, used, trail, trails, to):
+    """Undo the trail's cards from ``trails`` back to ``to``."""
+    while trails > to:
+        trails -= 1
+        at = trail[trails]
+        if free[at]:
+            used[cards[at]] -= 1
+        cards[at] = -1
+
+
+@inlined_kernel
+def won_pile(game, start, cards, free, used, counts, trail, trails):
+    """Write the pile into the stream of its winner (``game[6]``, its stream from
+    ``start``): (whether every card agrees with the stream, the trail's new length)."""
+    winner = game[6]
+    half = cards.shape[0]
+    for i in range(game[7]):
+        at = (start + game[2 + winner]) % half
+        game[2 + winner] += 1
+        if cards[at] < 0:
+            ok, trails = set_card(at, game[8 + i], cards, free, used, counts, trail, trails)
+            if not ok:
+                return False, trails
+        elif cards[at] != game[8 + i]:
+            return False, trails
+    return True, trails
+
+
+@kernel
+def stream_search(half, first, ahead, counts, given, budget, found, tally, stream, probe):
+    """Self-mirror states (``first`` cards with player 1, who leads) whose game lays
+    ``half`` cards, ``ahead`` of them by player 1, before it reaches its mirror, by a depth-
+    first search over one card stream.
+
+    Player 1's stream (its hand, then the piles it wins) then repeats every ``half`` cards,
+    and player 2's is the same stream ``ahead`` cards on, so both are one array ``cards``
+    of ``half`` values.  A card is chosen when it is first laid (its value within
+    ``counts``); a won pile is written into the stream ahead of its player, assigning cards
+    not laid yet or checking those laid; ``given`` fixes cards of the stream beforehand
+    (-1: free).  States found go to ``found`` (row: the stream, read with ``first`` and
+    ``ahead``; ``tally``: [branch points, states found]).  Returns 1.0 when the tree is
+    searched through, 0.0 when ``budget`` branch points ran out first; with ``probe``
+    (Knuth's estimate) one random path is followed, its choices drawn from ``stream``, and
+    the tree's estimated size returned."""
+    total = counts.sum()
+    second = total - first
+    cards = given.copy()
+    free = np.zeros(half, dtype=np.bool_)
+    free[:first] = True
+    for i in range(second):
+        free[(ahead + i) % half] = True
+    used = np.zeros(counts.shape[0], dtype=np.int64)
+    for i in range(half):
+        if cards[i] >= 0:
+            used[cards[i]] += 1
+    trail = np.zeros(half + 1, dtype=np.int64)
+    frames = np.zeros((total + 1, 3 + 8 + total), dtype=np.int64)  # where, value, trail, game
+    # the game: cards laid by each player, cards each player's stream holds, the player to
+    # lay, cards owed, who set the demand, cards on the pile; then the pile
+    game = np.zeros(8 + total, dtype=np.int64)
+    game[2], game[3] = first, second
+    start = np.array([0, ahead])
+    most = np.array([ahead, half - ahead])
+    trails = depth = 0
+    estimate, weight = 0.0, 1.0
+    while True:
+        player = game[4]
+        fail = game[player] >= game[2 + player] or game[player] >= most[player]
+        if not fail:
+            at = (start[player] + game[player]) % half
+            card = cards[at]
+            if card < 0:  # a card first laid: a branch point
+                tally[0] += 1
+                card = next_value(used, counts, -1)
+                if probe:
+                    card, room = drawn_value(used, counts, stream)
+                    weight *= room
+                    estimate += weight
+                frames[depth, 0], frames[depth, 1], frames[depth, 2] = at, card, trails
+                frames[depth, 3:11 + game[7]] = game[:8 + game[7]]
+                depth += 1
+                trails = set_card(at, card, cards, free, used, counts, trail, trails)[1]
+            game[player] += 1
+            game[8 + game[7]] = card
+            game[7] += 1
+            if card > 0:
+                game[4], game[5], game[6] = 1 - player, card, player
+            elif game[5] > 1:
+                game[5] -= 1
+            elif game[5] == 0:
+                game[4] = 1 - player
+            else:  # the setter wins the pile: it is written into its stream
+                winner = game[6]
+                ok, trails = won_pile(game, start[winner], cards, free, used, counts, trail,
+                                      trails)
+                fail = not ok
+                game[4], game[5], game[7] = winner, 0, 0
+                if not fail and game[0] + game[1] >= half:
+                    if game[0] == ahead and winner == 1 and game[2] - game[0] == second:
+                        if tally[1] < found.shape[0]:
+                            found[tally[1], :] = cards
+                        tally[1] += 1
+                    fail = True
+        if not fail:
+            continue
+        if probe:
+            return estimate
+        card = counts.shape[0]
+        while card == counts.shape[0]:  # back to the last branch point with a value left
+            if depth == 0:
+                return 1.0
+            depth -= 1
+            unset_cards(cards, free, used, trail, trails, frames[depth, 2])
+            trails = frames[depth, 2]
+            card = next_value(used, counts, frames[depth, 1])
+        if tally[0] >= budget:
+            return 0.0
+        game[:8] = frames[depth, 3:11]
+        game[8:8 + game[7]] = frames[depth, 11:11 + game[7]]
+        frames[depth, 1] = card
+        depth += 1
+        trails = set_card(frames[depth - 1, 0], card, cards, free, used, counts, trail,
+                          trails)[1]
 
 
 # ---- helpers ------------------------------------------------------------------------------
@@ -631,6 +815,101 @@ def run_isolation(args):
           f"{time.perf_counter() - started:.0f}s")
 
 
+def stream_hands(row, first, ahead, total):
+    """The two hands (player 1 to lead) a stream found by ``stream_search`` starts from."""
+    half = len(row)
+    return [[int(row[i]) for i in range(first)],
+            [int(row[(ahead + i) % half]) for i in range(total - first)]]
+
+
+def stream_cycles(counts, half, budget, probes=0, seed=1, pairs=None):
+    """Every self-mirror cycle whose half period lays ``half`` cards (player 1's hand no
+    longer than what it lays in it, and so for player 2), by ``stream_search`` over every
+    (first, ahead), or over ``pairs``.  Returns (cycles: id -> state, branch points, pairs
+    searched through, pairs cut by ``budget``, Knuth's estimate of the trees summed)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    total = int(counts.sum())
+    found = np.zeros((64, half), dtype=np.int64)
+    free = np.full(half, -1, dtype=np.int64)
+    cycles, points, done, cut, estimate = {}, 0, 0, 0, 0.0
+    if pairs is None:
+        pairs = [(first, ahead) for first in range(1, total)
+                 for ahead in range(first, half - (total - first) + 1)]
+    for index, (first, ahead) in enumerate(pairs):
+        if probes:
+            for probe in range(probes):
+                estimate += stream_search(half, first, ahead, counts, free, 0, found,
+                                          np.zeros(2, dtype=np.int64),
+                                          chunk_stream(seed, index, probe), True) / probes
+            continue
+        tally = np.zeros(2, dtype=np.int64)
+        whole = stream_search(half, first, ahead, counts, free, budget, found, tally,
+                              chunk_stream(seed, index), False)
+        points += int(tally[0])
+        done += whole == 1.0
+        cut += whole == 0.0
+        for row in found[: min(int(tally[1]), found.shape[0])]:
+            hands = stream_hands(row, first, ahead, total)
+            result = play_state(hands, 0)
+            if result.outcome == "loop" and result.cycle not in cycles:
+                cycles[result.cycle] = (hands, 0)
+    return cycles, points, done, cut, estimate
+
+
+def run_stream(args):
+    """Self-mirror cycles by a search over one card stream: checked on the reference cycle,
+    complete on a small deck against random states, its cost estimated on camicia."""
+    from beggar_search.cards.deck import parse_state
+
+    camicia = np.array(Deck.parse("camicia").counts, dtype=np.int64)
+    hands, leader = parse_state(ZANOTTO)
+    half = play_state(hands, leader).period_cards // 2
+    started = time.perf_counter()
+    met = []
+    for cards, lead in state_cycle(hands, leader):
+        if lead == 1:
+            cards, lead = cards[::-1], 0
+        first, second = len(cards[0]), len(cards[1])
+        for ahead in range(first, half - second + 1):
+            given = np.full(half, -1, dtype=np.int64)
+            given[:first] = cards[0]
+            for i in range(second):
+                given[(ahead + i) % half] = cards[1][i]
+            tally = np.zeros(2, dtype=np.int64)
+            stream_search(half, first, ahead, camicia, given, 10**6,
+                          np.zeros((1, half), dtype=np.int64), tally, chunk_stream(1, 0), False)
+            if tally[1]:
+                met.append((first, ahead))
+    print(f"reference cycle, half period {half} cards: {len(met)} of its "
+          f"{len(state_cycle(hands, leader))} states, each given, met ({len(set(met))} "
+          f"(first, ahead) pairs), {time.perf_counter() - started:.1f}s")
+    started = time.perf_counter()
+    estimate = stream_cycles(camicia, half, 0, args.probes, pairs=sorted(set(met)))[4]
+    print(f"  the free search at those pairs: about {estimate:.3g} branch points "
+          f"(Knuth, {args.probes} probes a pair), {time.perf_counter() - started:.0f}s")
+    for spec in args.decks:
+        counts = Deck.parse(spec).counts
+        random_found, tries = small_cycles(counts, args.tries, args.seed, need_mirror=False)
+        wanted = {play_state(*c).cycle: c for c in random_found if is_self_mirror(*c)}
+        halves = sorted({play_state(*c).period_cards // 2 for c in wanted.values()})
+        for half in halves:
+            started = time.perf_counter()
+            cycles, points, done, cut, _ = stream_cycles(counts, half, args.budget)
+            seconds = time.perf_counter() - started
+            mine = [c for c in wanted if play_state(*wanted[c]).period_cards // 2 == half]
+            print(f"{Deck(counts).spec}, half period {half} cards: {len(cycles)} self-mirror "
+                  f"cycles, {sum(c in cycles for c in mine)} of the {len(mine)} that "
+                  f"{tries:,} random states met; {points:,} branch points, "
+                  f"{done} pairs searched through, {cut} cut, {seconds:.1f}s "
+                  f"({points / seconds / 1e6:.1f} M a second)")
+    for half in args.halves:
+        started = time.perf_counter()
+        estimate = stream_cycles(camicia, half, 0, args.probes)[4]
+        print(f"camicia, half period {half} cards: about {estimate:.3g} branch points over "
+              f"every (first, ahead) (Knuth, {args.probes} probes a pair), "
+              f"{time.perf_counter() - started:.0f}s")
+
+
 def run_shapes(args):
     """Random fair camicia states whose penalty shape comes back within --tricks tricks."""
     cards = np.repeat(np.arange(4, dtype=np.uint8), Deck.parse("camicia").counts[:4])
@@ -677,9 +956,23 @@ def main():
     relabelled = sub.add_parser("relabel", help=run_relabel.__doc__)
     relabelled.add_argument("--seed", type=int, default=1)
     relabelled.add_argument("--want", type=int, default=16, help="full-size cycles to seed")
+    streams = sub.add_parser("stream", help=run_stream.__doc__)
+    streams.add_argument("--tries", type=int, default=1 << 20,
+                         help="random small states a deck, to compare with")
+    streams.add_argument("--seed", type=int, default=1)
+    streams.add_argument("--budget", type=int, default=10**9,
+                         help="branch points a (first, ahead) pair at most")
+    streams.add_argument("--probes", type=int, default=2000,
+                         help="random paths a pair for Knuth's estimate")
+    streams.add_argument("--decks", nargs="*",
+                         default=["plain=8,J=2,Q=2,K=2", "plain=10,J=2,Q=2,K=2"],
+                         help="small decks searched through, against random states")
+    streams.add_argument("--halves", type=int, nargs="*", default=[78, 94],
+                         help="camicia half periods (cards) to estimate")
     args = parser.parse_args()
     {"fraction": run_fraction, "twins": run_twins, "grow": run_grow,
-     "isolation": run_isolation, "relabel": run_relabel, "shapes": run_shapes}[args.what](args)
+     "isolation": run_isolation, "relabel": run_relabel, "shapes": run_shapes,
+     "stream": run_stream}[args.what](args)
 
 
 
