@@ -1,18 +1,6 @@
 """benchmarks/bench_first_cycle.py and bench_gpu_host.py: real figures on tiny sizes."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+from benchmark_scripts import load_script as load  # tests/ is on the path
 
 
 def test_first_cycle_tries_of_seeds_and_their_table(tmp_path, capsys):

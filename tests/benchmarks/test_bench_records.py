@@ -1,21 +1,15 @@
 """benchmarks/bench_records.py: census truths replay, families merge, budgets are kept."""
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
-from naive import play_naive  # tests/ is on the path
+from benchmark_scripts import load_script  # tests/ is on the path
+from naive import play_naive
 
 from beggar_search.cards.deck import Deal
 from beggar_search.engine.game import trajectory
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_records.py"
-_spec = importlib.util.spec_from_file_location("bench_records", BENCH)
-bench = importlib.util.module_from_spec(_spec)
-sys.modules["bench_records"] = bench  # its dataclasses look their module up
-_spec.loader.exec_module(bench)
+bench = load_script("bench_records")
 
 
 @pytest.mark.parametrize("spec", bench.DECKS)
