@@ -19,8 +19,7 @@ def general_rows(sequences, split, leader, max_tricks, slaps):
     rows = np.zeros((len(sequences), rules.RESULT_LEN), dtype=np.int64)
     flat = np.zeros((2, rules.CAPACITY), dtype=np.uint8)
     for row, sequence in zip(rows, sequences, strict=True):
-        flat[0, :split[0]] = sequence[:split[0]]
-        flat[1, :split[1]] = sequence[split[0]:]
+        rules.deal_out(sequence, split, flat)
         ers.play_game(flat, split, leader, max_tricks, slaps, row)
     return rows
 
@@ -76,11 +75,7 @@ def test_what_the_fast_path_leaves_is_played_again():
 
 
 def _ring(deal, deck):
-    hands = RankedDeal.parse(deal, deck).hands
-    ring = np.zeros((2, rules.CAPACITY), dtype=np.uint8)
-    for p, hand in enumerate(hands):
-        ring[p, :len(hand)] = hand
-    return ring, [len(hand) for hand in hands]
+    return rules.pack_hands(RankedDeal.parse(deal, deck).hands)
 
 
 def test_play_two_plays_the_worked_example_and_stops_a_loop():
