@@ -298,7 +298,7 @@ def stream_search(half, first, ahead, counts, given, budget, found, tally, strea
         free[(ahead + i) % half] = True
     used = np.zeros(counts.shape[0], dtype=np.int64)
     for i in range(half):
-        if cards[i] >= 0:
+        if cards[i] >= 0 and free[i]:  # the state's own cards; the rest are their copies
             used[cards[i]] += 1
     trail = np.zeros(half + 1, dtype=np.int64)
     frames = np.zeros((total + 1, 3 + 8 + total), dtype=np.int64)  # where, value, trail, game
